@@ -1,0 +1,71 @@
+#include "cli/calc_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/validators.hpp"
+#include "machines/machine_profile.hpp"
+#include "results/input_error.hpp"
+#include "roofline/calc.hpp"
+
+namespace ridgeline {
+namespace {
+
+struct CalcOptions {
+  std::string name;
+  double peak = 0;
+  double bandwidth = 0;
+  std::string intensities;
+  std::string machine;
+  std::string dtype = "fp32";
+  std::string unit;
+};
+
+int run_calc(const CalcOptions& o) {
+  Roof roof{o.peak, o.bandwidth};
+  std::string name = o.name;
+  if (!o.machine.empty()) {
+    const MachineProfile m = find_machine_profile(o.machine, machine_profiles_dir());
+    const auto peak = m.dense_peak(o.dtype, o.unit);
+    if (!peak)
+      throw InputError(
+          m.file, "peaks",
+          "no dense " + o.dtype + (o.unit.empty() ? "" : " " + o.unit) + " peak listed");
+    if (o.peak <= 0) roof.peak_flops = peak->flops;
+    if (o.bandwidth <= 0) roof.bandwidth = m.bandwidth;
+    if (name.empty()) name = m.name;
+  }
+  if (roof.peak_flops <= 0) throw InputError("", "--peak", "required (or give --machine)");
+  if (roof.bandwidth <= 0) throw InputError("", "--bandwidth", "required (or give --machine)");
+  if (name.empty()) name = "machine";
+  const auto parsed = parse_intensities(o.intensities, "--intensities");
+  std::cout << format_calc_table(name, roof, resolve_intensities(parsed, roof));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_calc_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<CalcOptions>();
+  CLI::App* calc = app.add_subcommand(
+      "calc", "Roofline calculator: attainable FLOP/s = min(P, I*B) at given intensities");
+  calc->add_option("--name", opts->name, "Machine name printed in the header");
+  calc->add_option("--peak", opts->peak, "Peak compute P in FLOP/s (e.g. 165e12)")
+      ->check(kPositiveNumber);
+  calc->add_option("--bandwidth", opts->bandwidth, "Memory bandwidth B in byte/s (e.g. 1e12)")
+      ->check(kPositiveNumber);
+  calc->add_option("--intensities", opts->intensities,
+                   "Comma-separated FLOP/byte values, or the word 'ridge'")
+      ->required();
+  calc->add_option("--machine", opts->machine,
+                   "Take P and B from a machine profile (profiles/machines/<id>.json)");
+  calc->add_option("--dtype", opts->dtype, "With --machine: which dtype's dense peak")
+      ->capture_default_str();
+  calc->add_option("--unit", opts->unit,
+                   "With --machine: vector, vector-packed, tensor or matrix (default: highest)");
+  calc->callback([opts, &exit_code] { exit_code = run_calc(*opts); });
+}
+
+}  // namespace ridgeline

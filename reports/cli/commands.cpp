@@ -1,0 +1,30 @@
+#include "cli/commands.hpp"
+
+#include <iostream>
+
+#include "cli/calc_command.hpp"
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+
+void add_report_commands(CLI::App& app, int& exit_code) { add_calc_command(app, exit_code); }
+
+int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  app.require_subcommand(1);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ridgeline: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "ridgeline: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  return exit_code;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,9 @@
+// ridgeline-report: the reporter alone, for machines that hold results files but no Kokkos.
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ridgeline-report: fit, report, place, compare and calc on ridgeline results"};
+  int exit_code = 0;
+  ridgeline::add_report_commands(app, exit_code);
+  return ridgeline::run_app(app, argc, argv, exit_code);
+}

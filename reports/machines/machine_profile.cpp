@@ -1,0 +1,154 @@
+#include "machines/machine_profile.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+const json& require(const json& j, const std::string& key, const std::string& file,
+                    const std::string& path) {
+  if (!j.is_object() || !j.contains(key))
+    throw InputError(file, path + key, "missing required field");
+  return j.at(key);
+}
+
+std::string require_string(const json& j, const std::string& key, const std::string& file,
+                           const std::string& path = {}) {
+  const json& v = require(j, key, file, path);
+  if (!v.is_string() || v.get<std::string>().empty())
+    throw InputError(file, path + key, "must be a non-empty string");
+  return v.get<std::string>();
+}
+
+double require_positive(const json& j, const std::string& key, const std::string& file,
+                        const std::string& path = {}) {
+  const json& v = require(j, key, file, path);
+  if (!v.is_number() || !(v.get<double>() > 0))
+    throw InputError(file, path + key, "must be a positive number");
+  return v.get<double>();
+}
+
+}  // namespace
+
+std::optional<SpecPeak> MachineProfile::dense_peak(const std::string& dtype,
+                                                   const std::string& unit) const {
+  std::optional<SpecPeak> best;
+  for (const auto& p : peaks)
+    if (p.dense && p.dtype == dtype && (unit.empty() || p.unit == unit) &&
+        (!best || p.flops > best->flops))
+      best = p;
+  return best;
+}
+
+MachineProfile load_machine_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open machine profile");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "", std::string("malformed JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw InputError(path, "", "a machine profile must be a JSON object");
+  MachineProfile m;
+  m.file = path;
+  m.id = fs::path(path).stem().string();
+  m.name = require_string(j, "name", path);
+  m.vendor = j.value("vendor", "");
+  m.source = require_string(j, "source", path);
+  m.illustrative = j.value("illustrative", false);
+  if (j.contains("match")) {
+    if (!j["match"].is_array()) throw InputError(path, "match", "must be an array of strings");
+    for (const auto& s : j["match"]) {
+      if (!s.is_string()) throw InputError(path, "match", "must be an array of strings");
+      m.match.push_back(s.get<std::string>());
+    }
+  }
+  const json& clock = require(j, "clock", path, "");
+  m.clock_assumed = require_string(clock, "assumed", path, "clock.");
+  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.");
+  const json& mem = require(j, "memory", path, "");
+  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.");
+  if (mem.contains("l2_bytes")) m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.");
+  const json& peaks = require(j, "peaks", path, "");
+  if (!peaks.is_array() || peaks.empty())
+    throw InputError(path, "peaks", "must be a non-empty array");
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    const std::string at = "peaks[" + std::to_string(i) + "].";
+    SpecPeak p;
+    p.dtype = require_string(peaks[i], "dtype", path, at);
+    p.flops = require_positive(peaks[i], "flops", path, at);
+    p.unit = require_string(peaks[i], "unit", path, at);
+    p.accumulate = peaks[i].value("accumulate", "");
+    const json& dense = require(peaks[i], "dense", path, at);
+    if (!dense.is_boolean()) throw InputError(path, at + "dense", "must be true or false");
+    p.dense = dense.get<bool>();
+    m.peaks.push_back(p);
+  }
+  return m;
+}
+
+std::string machine_profiles_dir() {
+  if (const char* env = std::getenv("RIDGELINE_PROFILES")) return std::string(env) + "/machines";
+  return RIDGELINE_PROFILES_DIR "/machines";
+}
+
+std::vector<MachineProfile> load_machine_profiles(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  if (ec) throw InputError(dir, "", "cannot read machine profile directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<MachineProfile> out;
+  for (const auto& f : files) out.push_back(load_machine_profile(f));
+  return out;
+}
+
+MachineProfile find_machine_profile(const std::string& id_or_name, const std::string& dir) {
+  const std::string want = lower(id_or_name);
+  std::string known;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    const std::string id = fs::path(f).stem().string();
+    if (lower(id) == want) return load_machine_profile(f);
+    known += (known.empty() ? "" : ", ") + id;
+  }
+  // Names need the files parsed; a broken unrelated profile should not hide a good match by id.
+  for (const auto& f : files) {
+    const MachineProfile m = load_machine_profile(f);
+    if (lower(m.name) == want) return m;
+  }
+  throw InputError("", "--machine",
+                   "unknown machine profile '" + id_or_name + "' (known: " + known + ")");
+}
+
+std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
+                                                    const std::vector<MachineProfile>& profiles) {
+  const std::string name = lower(device_name);
+  for (const auto& m : profiles)
+    for (const auto& s : m.match)
+      if (name.find(lower(s)) != std::string::npos) return m;
+  return std::nullopt;
+}
+
+}  // namespace ridgeline

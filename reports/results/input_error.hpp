@@ -1,0 +1,24 @@
+#pragma once
+// Bad input is reported as one line naming the file and the field, and exits with kExitBadInput.
+#include <stdexcept>
+#include <string>
+
+namespace ridgeline {
+
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2 };
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& file, const std::string& field, const std::string& what)
+      : std::runtime_error(compose(file, field, what)) {}
+
+ private:
+  static std::string compose(const std::string& file, const std::string& field,
+                             const std::string& what) {
+    std::string s = file.empty() ? std::string() : file + ": ";
+    if (!field.empty()) s += field + ": ";
+    return s + what;
+  }
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include "results/input_error.hpp"
+#include "roofline/calc.hpp"
+#include "support/run_command.hpp"
+
+namespace ridgeline {
+namespace {
+
+using test::run_command;
+
+const std::string kBin = RIDGELINE_REPORT_BIN;
+
+TEST(Calc, SeedTableByteForByte) {
+  const auto r = run_command(kBin +
+                             " calc --name \"RTX 4090\" --peak 165e12 --bandwidth 1e12"
+                             " --intensities 1,10,ridge,1000");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "RTX 4090: ridge point I* = 165 FLOP/byte\n"
+            "\n"
+            "I=      1 FLOP/byte ->    1.0 TFLOP/s (  0.6% of peak, memory-bound)\n"
+            "I=     10 FLOP/byte ->   10.0 TFLOP/s (  6.1% of peak, memory-bound)\n"
+            "I=    165 FLOP/byte ->  165.0 TFLOP/s (100.0% of peak, compute-bound)\n"
+            "I=   1000 FLOP/byte ->  165.0 TFLOP/s (100.0% of peak, compute-bound)\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Calc, RidgeKeywordResolvesToPOverB) {
+  const Roof roof{200e9, 50e9};
+  const auto v = resolve_intensities(parse_intensities("ridge", "--intensities"), roof);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_DOUBLE_EQ(v[0], 4.0);
+  EXPECT_FALSE(roof.memory_bound(v[0]));  // the ridge itself counts as compute-bound
+}
+
+// Hand-computed: an H200-like roof (67 TF, 4.8 TB/s) has I* = 13.958…; at I = 2 it attains
+// 9.6 TF = 14.3 % of peak; a CPU roof (200 GF, 50 GB/s) prints GFLOP/s.
+TEST(Calc, OtherRoofsMatchHandComputedValues) {
+  EXPECT_EQ(format_calc_line({67e12, 4.8e12}, 2),
+            "I=      2 FLOP/byte ->    9.6 TFLOP/s ( 14.3% of peak, memory-bound)");
+  EXPECT_EQ(format_calc_line({67e12, 4.8e12}, 100),
+            "I=    100 FLOP/byte ->   67.0 TFLOP/s (100.0% of peak, compute-bound)");
+  EXPECT_EQ(format_calc_line({200e9, 50e9}, 0.0625),
+            "I= 0.0625 FLOP/byte ->    3.1 GFLOP/s (  1.6% of peak, memory-bound)");
+  EXPECT_EQ(format_calc_table("cpu", {200e9, 50e9}, {}), "cpu: ridge point I* = 4 FLOP/byte\n\n");
+  EXPECT_EQ(format_calc_table("h200", {67e12, 4.8e12}, {}).substr(0, 36),
+            "h200: ridge point I* = 13.9583 FLOP/");
+}
+
+TEST(Calc, MachineProfileSuppliesPeakAndBandwidth) {
+  const auto r = run_command(kBin + " calc --machine rtx-4090 --dtype bf16 --intensities ridge");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Dense BF16 with FP32 accumulate (165.2 TF) over 1008 GB/s.
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "RTX 4090: ridge point I* = 163.889 FLOP/byte");
+}
+
+struct BadCalc {
+  const char* args;
+  const char* needle;  // must appear in the one-line error
+};
+
+void PrintTo(const BadCalc& c, std::ostream* os) { *os << c.args; }
+
+class CalcBadInput : public ::testing::TestWithParam<BadCalc> {};
+
+TEST_P(CalcBadInput, OneLineErrorAndExitTwo) {
+  const auto r = run_command(kBin + " calc " + GetParam().args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().needle), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CalcBadInput,
+    ::testing::Values(BadCalc{"--peak 0 --bandwidth 1e12 --intensities 1", "--peak"},
+                      BadCalc{"--peak -5 --bandwidth 1e12 --intensities 1", "--peak"},
+                      BadCalc{"--peak abc --bandwidth 1e12 --intensities 1", "--peak"},
+                      BadCalc{"--peak 1e12 --bandwidth 0 --intensities 1", "--bandwidth"},
+                      BadCalc{"--peak 1e12 --bandwidth x --intensities 1", "--bandwidth"},
+                      BadCalc{"--peak 1e12 --intensities 1", "--bandwidth"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities ''", "--intensities"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1,,2", "--intensities"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1,abc", "abc"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities -3", "-3"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1,nan", "nan"},
+                      BadCalc{"--machine no-such-gpu --intensities 1", "no-such-gpu"}));
+
+}  // namespace
+}  // namespace ridgeline
