@@ -1,0 +1,24 @@
+// Dispatches device description to the backend compiled into this build.
+#include <Kokkos_Core.hpp>
+
+#include "spaces.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cuda/cuda_info.hpp"
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include "hip/hip_info.hpp"
+#endif
+
+namespace ridgeline {
+
+nlohmann::json describe_device([[maybe_unused]] const std::string& space_name) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (space_name == "Cuda") return cuda::describe_current_device();
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (space_name == "HIP") return hip::describe_current_device();
+#endif
+  return nullptr;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,64 @@
+#pragma once
+// The Kokkos execution spaces this build can probe, and what ridgeline knows about each one.
+// One run probes every space in `EnabledSpaces`; the only per-backend code lives in backends/.
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+namespace ridgeline {
+
+using EnabledSpaces = std::tuple<
+#if defined(KOKKOS_ENABLE_CUDA)
+    Kokkos::Cuda,
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#if KOKKOS_VERSION >= 40000
+    Kokkos::HIP,
+#else
+    Kokkos::Experimental::HIP,
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Kokkos::OpenMP,
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+    Kokkos::Serial,
+#endif
+    void>;  // `void` ends the list so every entry above can carry a trailing comma
+
+// Device spaces own memory the host cannot touch; their probes use the strided (coalesced)
+// element layout, host spaces the contiguous one.
+template <class Space>
+inline constexpr bool kIsDeviceSpace =
+    !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+
+template <class F, std::size_t... I>
+void for_each_space_impl(F&& f, std::index_sequence<I...>) {
+  (f(static_cast<std::tuple_element_t<I, EnabledSpaces>*>(nullptr)), ...);
+}
+
+// Calls f(static_cast<Space*>(nullptr)) for every enabled execution space.
+template <class F>
+void for_each_space(F&& f) {
+  for_each_space_impl(std::forward<F>(f),
+                      std::make_index_sequence<std::tuple_size_v<EnabledSpaces> - 1>{});
+}
+
+// {"name", "kind", "concurrency", "device"}: device facts come from the backend's runtime.
+nlohmann::json describe_device(const std::string& space_name);
+
+template <class Space>
+nlohmann::json describe_space() {
+  const Space space;
+  nlohmann::json j;
+  j["name"] = Space::name();
+  j["kind"] = kIsDeviceSpace<Space> ? "device" : "host";
+  j["concurrency"] = static_cast<long long>(space.concurrency());
+  j["device"] = kIsDeviceSpace<Space> ? describe_device(Space::name()) : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,71 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "cli/harness_commands.hpp"
+#include "cli/kokkos_session.hpp"
+#include "results/input_error.hpp"
+#include "sweep/runner.hpp"
+
+namespace ridgeline {
+namespace {
+
+const std::vector<std::string> kProbeNames = {
+    "bandwidth",   "copy",    "scale", "add",   "triad",   "dot",
+    "read",        "fill",    "fma",   "peak",  "cache",   "cache_read",
+    "cache_triad", "library", "gemm",  "axpby", "lib_dot", "deep_copy"};
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  struct Options {
+    RunOptions run;
+    int threads = 0;
+    std::vector<std::string> kokkos_args;
+    std::vector<std::string> slowdown;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* run = app.add_subcommand(
+      "run", "Sweep the probes through Google Benchmark and write a results JSON");
+  run->add_option("--profile", o->run.profile, "quick | nightly | full | cache | FILE.json")
+      ->capture_default_str();
+  run->add_option("--space", o->run.filter.spaces, "Execution space(s) to probe (default: all)");
+  run->add_option("--probe", o->run.filter.probes, "Probe(s) or families to run (default: all)");
+  run->add_option("--out", o->run.out, "Results file, rewritten after every point")
+      ->capture_default_str();
+  run->add_flag("--resume", o->run.resume, "Keep the points already in --out and measure the rest");
+  run->add_flag("--quiet", o->run.quiet, "No progress on stderr, no benchmark table");
+  run->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)");
+  run->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
+  auto* testing = run->add_option_group("Testing", "Hooks for ridgeline's own tests");
+  testing->add_option("--test-plant-error", o->run.plant_error,
+                      "Corrupt this probe's output before verification");
+  testing->add_option("--test-slowdown", o->slowdown,
+                      "PROBE:N runs PROBE's kernel N times per timed iteration");
+  // --benchmark_* flags go to Google Benchmark untouched.
+  run->allow_extras();
+  run->callback([o, run, &exit_code] {
+    for (const auto& extra : run->remaining()) {
+      if (extra.rfind("--benchmark_", 0) != 0)
+        throw InputError("", extra,
+                         "unknown argument (Google Benchmark flags start with --benchmark_)");
+      o->run.benchmark_args.push_back(extra);
+    }
+    for (const auto& p : o->run.filter.probes)
+      if (std::find(kProbeNames.begin(), kProbeNames.end(), p) == kProbeNames.end())
+        throw InputError("", "--probe", "unknown probe '" + p + "'");
+    for (const auto& s : o->slowdown) {
+      const auto colon = s.find(':');
+      const int n = colon == std::string::npos ? 0 : std::atoi(s.c_str() + colon + 1);
+      if (n < 1)
+        throw InputError("", "--test-slowdown", "expected PROBE:N with N >= 1, got '" + s + "'");
+      o->run.slowdown[s.substr(0, colon)] = n;
+    }
+    KokkosSession session(o->kokkos_args, o->threads);
+    exit_code = run_sweep(o->run);
+  });
+}
+
+}  // namespace ridgeline

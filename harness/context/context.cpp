@@ -1,0 +1,145 @@
+#include "context/context.hpp"
+
+#include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "compat/kokkos_compat.hpp"
+#include "compat/kokkos_kernels_compat.hpp"
+#include "host/cpu_info.hpp"
+#include "spaces.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+json env_or_null(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? json(v) : json(nullptr);
+}
+
+json meminfo() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  long long kb = 0;
+  std::string unit;
+  json j = {{"total_bytes", nullptr}, {"available_bytes", nullptr}};
+  while (in >> key >> kb) {
+    std::getline(in, unit);
+    if (key == "MemTotal:") j["total_bytes"] = kb * 1024;
+    if (key == "MemAvailable:") j["available_bytes"] = kb * 1024;
+  }
+  return j;
+}
+
+std::string bytes_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  return fmt::format("{:g} {}", b, units[u]);
+}
+
+}  // namespace
+
+json machine_context() {
+  json j;
+  j["ridgeline"] = {{"version", RIDGELINE_VERSION}, {"git_revision", RIDGELINE_GIT_REVISION}};
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  utsname u{};
+  uname(&u);
+  j["host"] = {{"hostname", host},
+               {"os", fmt::format("{} {} {}", u.sysname, u.release, u.machine)}};
+  j["build"] = {{"compiler", RIDGELINE_COMPILER},
+                {"flags", RIDGELINE_CXX_FLAGS},
+                {"build_type", RIDGELINE_BUILD_TYPE},
+                {"native_arch", RIDGELINE_NATIVE_ARCH_ON != 0}};
+  json backends = json::array();
+  for_each_space([&](auto* s) { backends.push_back(std::decay_t<decltype(*s)>::name()); });
+  std::ostringstream config;
+  Kokkos::print_configuration(config, false);
+  j["kokkos"] = {{"version", compat::kokkos_version()},
+                 {"backends", backends},
+                 {"kokkos_kernels", compat::kokkos_kernels_version()},
+                 {"configuration", config.str()}};
+  j["cpu"] = host::describe_cpu();
+  j["memory"] = meminfo();
+  json spaces = json::array();
+  for_each_space([&](auto* s) { spaces.push_back(describe_space<std::decay_t<decltype(*s)>>()); });
+  j["spaces"] = spaces;
+  return j;
+}
+
+json run_context() {
+  json j = machine_context();
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  j["run"] = {{"start_time", stamp},
+              {"google_benchmark", RIDGELINE_BENCHMARK_VERSION},
+              {"omp_proc_bind", env_or_null("OMP_PROC_BIND")},
+              {"omp_places", env_or_null("OMP_PLACES")},
+              {"omp_num_threads", env_or_null("OMP_NUM_THREADS")},
+              {"governor", j["cpu"]["governor"]}};
+  return j;
+}
+
+std::string format_context(const json& c) {
+  std::string s;
+  s += fmt::format("ridgeline {} ({})\n", c["ridgeline"]["version"].get<std::string>(),
+                   c["ridgeline"]["git_revision"].get<std::string>());
+  std::string backends;
+  for (const auto& b : c["kokkos"]["backends"])
+    backends += (backends.empty() ? "" : ", ") + b.get<std::string>();
+  s += fmt::format("Kokkos {} [{}], Kokkos Kernels {}\n", c["kokkos"]["version"].get<std::string>(),
+                   backends, c["kokkos"]["kokkos_kernels"].get<std::string>());
+  s += fmt::format("Compiler: {} ({}), flags: {}\n", c["build"]["compiler"].get<std::string>(),
+                   c["build"]["build_type"].get<std::string>(),
+                   c["build"]["flags"].get<std::string>());
+  s += fmt::format("Host: {} ({})\n", c["host"]["hostname"].get<std::string>(),
+                   c["host"]["os"].get<std::string>());
+  const json& cpu = c["cpu"];
+  s += fmt::format("CPU: {}, {} cores / {} threads{}\n",
+                   cpu["model"].is_null() ? "unknown" : cpu["model"].get<std::string>(),
+                   cpu["cores"].dump(), cpu["threads"].dump(),
+                   cpu["avx512"].get<bool>() ? ", AVX-512" : "");
+  for (const auto& cache : cpu["caches"])
+    s +=
+        fmt::format("  L{} {:<11} {:>9}  shared by {} thread(s)\n", cache["level"].get<int>(),
+                    cache["type"].get<std::string>(), bytes_text(cache["size_bytes"].get<double>()),
+                    cache["shared_by_threads"].get<int>());
+  if (!c["memory"]["total_bytes"].is_null())
+    s += fmt::format("Memory: {} total, {} available\n",
+                     bytes_text(c["memory"]["total_bytes"].get<double>()),
+                     bytes_text(c["memory"]["available_bytes"].get<double>()));
+  s += "Execution spaces:\n";
+  for (const auto& sp : c["spaces"]) {
+    s += fmt::format("  {:<8} {:<6} concurrency {}\n", sp["name"].get<std::string>(),
+                     sp["kind"].get<std::string>(), sp["concurrency"].dump());
+    const json& d = sp["device"];
+    if (d.is_object()) {
+      s += fmt::format("           {}: {}", d.value("name", "?"), d.value("arch", "?"));
+      for (const char* key : {"compute_units", "warp_size"})
+        if (d.contains(key) && !d[key].is_null()) s += fmt::format(", {} {}", key, d[key].dump());
+      for (const char* key : {"memory_bytes", "l2_bytes"})
+        if (d.contains(key) && !d[key].is_null())
+          s += fmt::format(", {} {}", key, bytes_text(d[key].get<double>()));
+      for (const char* key : {"sm_clock_mhz", "mem_clock_mhz"})
+        if (d.contains(key) && !d[key].is_null()) s += fmt::format(", {} {}", key, d[key].dump());
+      s += "\n";
+    }
+  }
+  return s;
+}
+
+}  // namespace ridgeline

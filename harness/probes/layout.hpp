@@ -1,0 +1,55 @@
+#pragma once
+// Element layout per backend, fixed at compile time: host spaces give each work item one
+// contiguous block (vectorisable, cache-friendly, first-touch local); device spaces interleave so
+// that neighbouring threads touch neighbouring elements (coalesced).
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+#include "spaces.hpp"
+
+namespace ridgeline {
+
+template <class Space>
+struct BlockLayout {
+  std::size_t items = 0;     // parallel work items
+  std::size_t per_item = 0;  // elements each item owns
+
+  KOKKOS_INLINE_FUNCTION std::size_t index(std::size_t item, std::size_t j) const {
+    if constexpr (kIsDeviceSpace<Space>) {
+      return j * items + item;
+    } else {
+      return item * per_item + j;
+    }
+  }
+  std::size_t elements() const { return items * per_item; }
+};
+
+// Launch shape per backend: how many elements one work item owns (`granule`, a multiple of the
+// inner vector width) and how many items a host space uses.
+template <class Space>
+struct LaunchShape {
+  static constexpr std::size_t kVectorBytes = kIsDeviceSpace<Space> ? 0 : 512;
+  // Independent accumulators / chains in flight: 8 zmm registers' worth on AVX-512 hosts; 8 per
+  // thread on GPUs (with thousands of threads per SM the rest of the latency is hidden by warps).
+  template <class T>
+  static constexpr std::size_t lanes() {
+    return kIsDeviceSpace<Space> ? 8 : kVectorBytes / sizeof(T);
+  }
+  // Work items of a streaming kernel over n elements (n rounded down to whole granules).
+  template <class T>
+  static BlockLayout<Space> stream(std::size_t n, int concurrency) {
+    BlockLayout<Space> l;
+    const std::size_t w = lanes<T>();
+    if constexpr (kIsDeviceSpace<Space>) {
+      l.per_item = w;
+      l.items = n / w;
+    } else {
+      l.items = static_cast<std::size_t>(concurrency);
+      l.per_item = n / (l.items * w) * w;
+    }
+    return l;
+  }
+};
+
+}  // namespace ridgeline

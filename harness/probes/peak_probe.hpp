@@ -1,0 +1,101 @@
+#pragma once
+// The compute ceiling: FMA chains on values that never leave registers. Per element K FMAs and
+// one add into the item's total; the only memory traffic is one store per work item.
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include "compat/kokkos_compat.hpp"
+#include "probes/dtype.hpp"
+#include "probes/fma_recurrence.hpp"
+#include "probes/layout.hpp"
+#include "probes/point_name.hpp"
+#include "probes/probe.hpp"
+
+namespace ridgeline {
+
+template <class Space, class T>
+class PeakProbe final : public Probe {
+ public:
+  using View = Kokkos::View<T*, typename Space::memory_space>;
+  static constexpr std::size_t C = fma_chains<Space, T>();
+
+  PeakProbe(std::size_t elements, int k) : k_(k) {
+    if constexpr (kIsDeviceSpace<Space>) {
+      layout_.per_item = C;
+      layout_.items = std::max<std::size_t>(1, elements / C);
+    } else {
+      // Several items per thread so that a thread that starts late does not stretch the call.
+      layout_.items = static_cast<std::size_t>(Space().concurrency()) * 16;
+      layout_.per_item = std::max<std::size_t>(1, elements / (layout_.items * C)) * C;
+    }
+    const std::size_t n = layout_.elements();
+    info_.probe = "peak";
+    info_.family = "peak";
+    info_.space = Space::name();
+    info_.dtype = dtype_name<T>();
+    info_.elements = n;
+    info_.working_set_bytes = layout_.items * sizeof(T);
+    info_.flops = double(n) * (2.0 * k + 1.0);
+    info_.bytes = double(layout_.items) * sizeof(T);
+    info_.params = {
+        {"k", k}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
+    info_.name = point_name("peak", info_.space, info_.dtype, grade("k", k));
+  }
+
+  const PointInfo& info() const override { return info_; }
+
+  void setup() override {
+    out_ = View("ridgeline::peak_out", layout_.items);
+    fence();
+  }
+
+  void run() override {
+    const auto l = layout_;
+    const int k_steps = k_;
+    T* KOKKOS_RESTRICT out = out_.data();
+    const T alpha = kFmaAlpha<T>, beta = kFmaBeta<T>;
+    Kokkos::parallel_for(
+        "ridgeline::peak", Kokkos::RangePolicy<Space>(0, l.items),
+        KOKKOS_LAMBDA(const std::size_t item) {
+          T total = T(0);
+          for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {
+            T v[C];
+            for (std::size_t c = 0; c < C; ++c) v[c] = fma_input<T>(l.index(item, j0 + c));
+            for (int k = 0; k < k_steps; ++k) {
+              for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(v[c], alpha, beta);
+            }
+            for (std::size_t c = 0; c < C; ++c) total += v[c];
+          }
+          out[item] = total;
+        });
+  }
+
+  void fence() override { compat::fence(Space(), "ridgeline::peak"); }
+
+  Verification verify() override {
+    const auto ref = fma_reference<T>(k_);
+    const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_);
+    for (std::size_t item = 0; item < layout_.items; ++item) {
+      T want = T(0);
+      for (std::size_t j = 0; j < layout_.per_item; ++j) want += ref[layout_.index(item, j) % 16];
+      if (out(item) != want)
+        return {false, "peak: item " + std::to_string(item) + " total " +
+                           std::to_string((double)out(item)) + ", expected " +
+                           std::to_string((double)want)};
+    }
+    return {};
+  }
+
+  void corrupt_output_for_test() override {
+    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), T(-7));
+  }
+
+ private:
+  int k_;
+  BlockLayout<Space> layout_;
+  PointInfo info_;
+  View out_;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,52 @@
+#pragma once
+// One measurable point: a kernel with its exact FLOP and byte counts and a check of its output.
+// The runner times run() between fences; everything else happens outside the timed region.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ridgeline {
+
+struct PointInfo {
+  std::string name;    // stable id: probe/space/dtype/grade, see reports/results/schema.md
+  std::string probe;   // triad, fma, peak, cache_read, gemm, …
+  std::string family;  // bandwidth | fma | peak | cache | library
+  std::string space;
+  std::string dtype;
+  std::uint64_t working_set_bytes = 0;
+  std::uint64_t elements = 0;
+  double flops = 0;  // per run() call, counted from the source (FMA = 2)
+  double bytes = 0;  // algorithmic bytes per run() call
+  nlohmann::json params = nlohmann::json::object();
+};
+
+struct Verification {
+  bool ok = true;
+  std::string error;  // what was wrong, for the results file
+};
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  virtual const PointInfo& info() const = 0;
+  virtual void setup() = 0;           // allocate and initialise; may throw on allocation failure
+  virtual void run() = 0;             // one kernel call; may return before the device finishes
+  virtual void fence() = 0;           // waits for this probe's execution space
+  virtual Verification verify() = 0;  // checks the output of the last run()
+  // Test hook: corrupts one output value so tests can see verify() catch it.
+  virtual void corrupt_output_for_test() = 0;
+};
+
+using ProbePtr = std::unique_ptr<Probe>;
+
+// A point of a sweep: a probe (constructed, but holding no memory until setup()), or a point
+// that will not run and why.
+struct PointPlan {
+  PointInfo info;
+  std::string skipped_reason;  // non-empty: recorded, never run
+  ProbePtr probe;
+};
+
+}  // namespace ridgeline

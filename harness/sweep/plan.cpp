@@ -1,0 +1,221 @@
+#include "sweep/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "host/cpu_info.hpp"
+#include "probes/fma_ladder_probe.hpp"
+#include "probes/library_probes.hpp"
+#include "probes/peak_probe.hpp"
+#include "probes/point_name.hpp"
+#include "probes/stream_probe.hpp"
+#include "results/input_error.hpp"
+#include "spaces.hpp"
+
+namespace ridgeline {
+
+const StreamKernel* find_stream_kernel(const std::string& name) {
+  for (const auto& k : kStreamKernels)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+namespace {
+
+using nlohmann::json;
+
+bool wanted(const std::vector<std::string>& list, const std::string& name) {
+  return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+}
+
+struct SpaceLimits {
+  std::uint64_t llc_bytes = 0;     // last level cache the space's probes see
+  std::uint64_t memory_bytes = 0;  // what a point may allocate; 0 = unknown
+};
+
+SpaceLimits limits_for(const json& context, const std::string& space) {
+  SpaceLimits l;
+  for (const auto& s : context["spaces"]) {
+    if (s["name"] != space) continue;
+    const json& d = s["device"];
+    if (d.is_object()) {
+      if (d.contains("l2_bytes") && d["l2_bytes"].is_number()) l.llc_bytes = d["l2_bytes"];
+      if (d.contains("llc_bytes") && d["llc_bytes"].is_number()) l.llc_bytes = d["llc_bytes"];
+      if (d.contains("memory_bytes") && d["memory_bytes"].is_number())
+        l.memory_bytes = static_cast<std::uint64_t>(d["memory_bytes"].get<double>() * 0.9);
+      return l;
+    }
+  }
+  std::vector<host::CacheLevel> caches;
+  for (const auto& c : context["cpu"]["caches"])
+    caches.push_back({c["level"], c["type"], c["size_bytes"], c["shared_by_threads"]});
+  l.llc_bytes = host::last_level_cache_bytes(caches);
+  const json& avail = context["memory"]["available_bytes"];
+  if (avail.is_number()) l.memory_bytes = static_cast<std::uint64_t>(avail.get<double>() * 0.8);
+  return l;
+}
+
+class Planner {
+ public:
+  Planner(const SweepProfile& p, const json& context, const PlanFilter& f)
+      : profile_(p), context_(context), filter_(f) {}
+
+  template <class Space>
+  void space() {
+    const std::string name = Space::name();
+    if (!wanted(profile_.spaces, name) || !wanted(filter_.spaces, name)) return;
+    limits_ = limits_for(context_, name);
+    work_scale_ = kIsDeviceSpace<Space> ? profile_.device_work_scale : 1.0;
+    dram_bytes_ = profile_.working_set_bytes
+                      ? profile_.working_set_bytes
+                      : std::max<std::uint64_t>(
+                            profile_.dram_min_bytes,
+                            std::uint64_t(profile_.dram_llc_multiple * double(limits_.llc_bytes)));
+    for (const auto& dtype : profile_.dtypes) {
+      if (dtype == "fp64")
+        typed<Space, double>();
+      else if (dtype == "fp32")
+        typed<Space, float>();
+      else
+        half<Space>(dtype);
+    }
+    for (const auto& dtype : profile_.cache_dtypes) {
+      if (dtype == "fp64")
+        cache<Space, double>();
+      else if (dtype == "fp32")
+        cache<Space, float>();
+    }
+  }
+
+  std::vector<PointPlan> take() { return std::move(plan_); }
+
+ private:
+  // Half precision needs native types: on host backends Kokkos' half_t is a plain float.
+  template <class Space>
+  void half(const std::string& dtype) {
+    const std::string reason =
+        kIsDeviceSpace<Space>
+            ? "packed " + dtype + " probes are not implemented for the " + Space::name() +
+                  " backend yet"
+            : "no native " + dtype +
+                  " arithmetic on host backends (Kokkos' half types are plain float there)";
+    for (const char* probe : {"fma", "peak"}) {
+      if (!probe_wanted(probe)) continue;
+      PointPlan p;
+      p.info.probe = probe;
+      p.info.family = probe;
+      p.info.space = Space::name();
+      p.info.dtype = dtype;
+      p.info.name = point_name(probe, Space::name(), dtype, "all");
+      p.skipped_reason = reason;
+      plan_.push_back(std::move(p));
+    }
+  }
+
+  bool probe_wanted(const std::string& probe) const { return wanted(filter_.probes, probe); }
+
+  void add(ProbePtr probe) {
+    PointPlan p;
+    p.info = probe->info();
+    if (!probe_wanted(p.info.probe) && !probe_wanted(p.info.family)) return;
+    if (p.info.elements == 0) {
+      p.skipped_reason = "working set too small for this backend's launch shape";
+    } else if (limits_.memory_bytes && p.info.working_set_bytes > limits_.memory_bytes) {
+      p.skipped_reason = "out of memory: needs " + std::to_string(p.info.working_set_bytes) +
+                         " bytes, " + std::to_string(limits_.memory_bytes) + " usable";
+    } else {
+      p.probe = std::move(probe);
+    }
+    plan_.push_back(std::move(p));
+  }
+
+  template <class Space, class T>
+  void typed() {
+    for (const auto& name : profile_.bandwidth_probes) {
+      const StreamKernel* k = find_stream_kernel(name);
+      add(std::make_unique<StreamProbe<Space, T>>(*k, "bandwidth",
+                                                  dram_bytes_ / (k->arrays * sizeof(T)), 1));
+    }
+    if (profile_.fma) ladder<Space, T>(std::make_integer_sequence<int, 14>{});
+    if (profile_.peak) {
+      const double per_element = 2.0 * profile_.peak_k + 1;
+      add(std::make_unique<PeakProbe<Space, T>>(
+          std::size_t(work_scale_ * profile_.peak_flops_per_call / per_element), profile_.peak_k));
+    }
+    for (const auto& lib : profile_.library_probes) {
+      const std::size_t n = dram_bytes_ / (2 * sizeof(T));
+      if (lib == "gemm") add(std::make_unique<GemmProbe<Space, T>>(profile_.gemm_n));
+      if (lib == "axpby")
+        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kAxpby, n));
+      if (lib == "lib_dot")
+        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDot, n));
+      if (lib == "deep_copy")
+        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n));
+    }
+  }
+
+  // K = 1, 2, 4, … up to k_max. Memory-bound rungs use the DRAM working set; rungs whose calls
+  // would exceed the FLOP budget shrink their arrays (they are compute-bound there anyway).
+  template <class Space, class T, int... J>
+  void ladder(std::integer_sequence<int, J...>) {
+    (rung<Space, T, (1 << J)>(), ...);
+  }
+  template <class Space, class T, int K>
+  void rung() {
+    if (K > profile_.fma_k_max) return;
+    const std::size_t dram_n = dram_bytes_ / (2 * sizeof(T));
+    const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
+    add(std::make_unique<FmaLadderProbe<Space, T, K>>(
+        std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+  }
+
+  // Working sets from cache.min_bytes to the DRAM size, geometric, steps_per_octave per doubling.
+  template <class Space, class T>
+  void cache() {
+    if (profile_.cache_probes.empty()) return;
+    const double step = std::pow(2.0, 1.0 / profile_.cache_steps_per_octave);
+    for (double ws = double(profile_.cache_min_bytes); ws <= double(dram_bytes_) * 1.0001;
+         ws *= step) {
+      for (const auto& name : profile_.cache_probes) {
+        const StreamKernel* k = find_stream_kernel(name);
+        const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
+        const int passes = std::max(1, int(work_scale_ * profile_.cache_bytes_per_call / ws));
+        add(std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, passes));
+      }
+    }
+  }
+
+  const SweepProfile& profile_;
+  const json& context_;
+  const PlanFilter& filter_;
+  SpaceLimits limits_;
+  std::uint64_t dram_bytes_ = 0;
+  double work_scale_ = 1;
+  std::vector<PointPlan> plan_;
+};
+
+}  // namespace
+
+std::vector<std::string> enabled_space_names() {
+  std::vector<std::string> names;
+  for_each_space([&](auto* s) { names.push_back(std::decay_t<decltype(*s)>::name()); });
+  return names;
+}
+
+std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& context,
+                                  const PlanFilter& filter) {
+  const auto spaces = enabled_space_names();
+  for (const auto& s : filter.spaces)
+    if (std::find(spaces.begin(), spaces.end(), s) == spaces.end()) {
+      std::string known;
+      for (const auto& k : spaces) known += (known.empty() ? "" : ", ") + k;
+      throw InputError("", "--space",
+                       "unknown execution space '" + s + "' (this build has: " + known + ")");
+    }
+  Planner planner(profile, context, filter);
+  for_each_space([&](auto* s) { planner.space<std::decay_t<decltype(*s)>>(); });
+  return planner.take();
+}
+
+}  // namespace ridgeline

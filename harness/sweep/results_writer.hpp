@@ -1,0 +1,36 @@
+#pragma once
+// Builds the results document point by point and rewrites it atomically after each one, so a run
+// killed mid-sweep keeps every finished point (reports/results/schema.md).
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "probes/probe.hpp"
+
+namespace ridgeline {
+
+// One point's entry: info, timing statistics of `samples` (seconds per call), verification.
+nlohmann::json point_json(const PointInfo& info, const std::vector<double>& samples,
+                          const Verification& verification, const std::string& skipped_reason);
+
+class ResultsWriter {
+ public:
+  ResultsWriter(std::string path, nlohmann::json profile, nlohmann::json context);
+
+  // Takes the measured points of an earlier, interrupted run of the same profile on the same
+  // host; returns their names so the sweep can skip them.
+  std::set<std::string> resume_from(const std::string& path);
+
+  void add(nlohmann::json point);  // appends and rewrites the file
+  void finish();                   // marks the run complete and rewrites the file
+  int failed_points() const;
+
+ private:
+  void flush() const;
+  std::string path_;
+  nlohmann::json doc_;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,237 @@
+#include "sweep/runner.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "compat/kokkos_compat.hpp"
+#include "context/context.hpp"
+#include "results/input_error.hpp"
+#include "sweep/results_writer.hpp"
+
+namespace ridgeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string rate_text(const nlohmann::json& p) {
+  std::string s;
+  if (p["flops_per_s"].is_number())
+    s += fmt::format("{:.3g} GFLOP/s", p["flops_per_s"].get<double>() / 1e9);
+  if (p["bytes_per_s"].is_number())
+    s += fmt::format("{}{:.3g} GB/s", s.empty() ? "" : ", ", p["bytes_per_s"].get<double>() / 1e9);
+  return s;
+}
+
+// Owns the sweep: the plan, the probe being measured, and the results file.
+class Sweep {
+ public:
+  Sweep(const RunOptions& o, const SweepProfile& profile, std::vector<PointPlan> plan,
+        ResultsWriter& writer)
+      : options_(o), profile_(profile), plan_(std::move(plan)), writer_(writer) {}
+
+  // Google Benchmark calls this once per repetition (and while it sizes the iteration count).
+  void measure(std::size_t idx, benchmark::State& state) {
+    PointPlan& point = plan_[idx];
+    if (active_ != idx) {
+      try {
+        point.probe->setup();
+        warm_up(*point.probe);
+      } catch (const std::exception& e) {
+        state.SkipWithError(fmt::format("setup failed: {}", e.what()).c_str());
+        point.probe.reset();
+        return;
+      }
+      active_ = idx;
+    }
+    Probe& probe = *point.probe;
+    const int calls = calls_per_iteration(point.info.probe);
+    Kokkos::Profiling::pushRegion("ridgeline::" + point.info.name);
+    for (auto _ : state) {
+      probe.fence();  // nothing earlier may leak into the timed region
+      const auto t0 = Clock::now();
+      for (int c = 0; c < calls; ++c) probe.run();
+      probe.fence();
+      state.SetIterationTime(seconds_since(t0));
+    }
+    Kokkos::Profiling::popRegion();
+    state.counters["FLOP/s"] =
+        benchmark::Counter(point.info.flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["B/s"] =
+        benchmark::Counter(point.info.bytes, benchmark::Counter::kIsIterationInvariantRate);
+  }
+
+  // Called by the reporter with every repetition of one point: verify, record, release memory.
+  void finish_point(const std::string& name, const std::vector<double>& samples,
+                    const std::string& error) {
+    const auto it = index_.find(name);
+    if (it == index_.end()) return;
+    PointPlan& point = plan_[it->second];
+    Verification v;
+    if (error.empty() && point.probe) {
+      if (planted(point.info.probe)) point.probe->corrupt_output_for_test();
+      point.probe->fence();
+      v = point.probe->verify();
+    }
+    const auto entry =
+        point_json(point.info, error.empty() ? samples : std::vector<double>{}, v, error);
+    writer_.add(entry);
+    point.probe.reset();
+    active_ = SIZE_MAX;
+    ++done_;
+    if (!options_.quiet) {
+      const double elapsed = seconds_since(start_);
+      const double left = elapsed / done_ * double(total_ - done_);
+      std::string status = !error.empty() ? "SKIPPED: " + error
+                           : v.ok         ? rate_text(entry) + ", verified"
+                                          : "VERIFICATION FAILED: " + v.error;
+      std::cerr << fmt::format("[{}/{}] {}: {} ({:.0f} s elapsed, ~{:.0f} s left)\n", done_, total_,
+                               name, status, elapsed, left);
+    }
+  }
+
+  void register_all(const std::set<std::string>& already_done) {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      PointPlan& p = plan_[i];
+      if (already_done.count(p.info.name)) continue;
+      if (!p.probe) {
+        writer_.add(point_json(p.info, {}, {}, p.skipped_reason));
+        continue;
+      }
+      index_[p.info.name] = i;
+      benchmark::RegisterBenchmark(p.info.name.c_str(),
+                                   [this, i](benchmark::State& st) { measure(i, st); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->ComputeStatistics(
+              "min",
+              [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+          ->ComputeStatistics("max", [](const std::vector<double>& v) {
+            return *std::max_element(v.begin(), v.end());
+          });
+    }
+    total_ = index_.size();
+    start_ = Clock::now();
+  }
+
+ private:
+  void warm_up(Probe& probe) const {
+    const auto t0 = Clock::now();
+    do {
+      probe.run();
+      probe.fence();
+    } while (seconds_since(t0) < profile_.warmup_s);
+  }
+  int calls_per_iteration(const std::string& probe) const {
+    const auto it = options_.slowdown.find(probe);
+    return it == options_.slowdown.end() ? 1 : it->second;
+  }
+  bool planted(const std::string& probe) const {
+    return std::find(options_.plant_error.begin(), options_.plant_error.end(), probe) !=
+           options_.plant_error.end();
+  }
+
+  const RunOptions& options_;
+  const SweepProfile& profile_;
+  std::vector<PointPlan> plan_;
+  ResultsWriter& writer_;
+  std::map<std::string, std::size_t> index_;
+  std::size_t active_ = SIZE_MAX;
+  std::size_t done_ = 0, total_ = 0;
+  Clock::time_point start_;
+};
+
+// Collects every repetition for the results file; shows Google Benchmark's table unless quiet.
+class SweepReporter final : public benchmark::ConsoleReporter {
+ public:
+  SweepReporter(Sweep& sweep, bool quiet)
+      : benchmark::ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_None),
+        sweep_(sweep),
+        quiet_(quiet) {}
+
+  bool ReportContext(const Context& context) override {
+    return quiet_ || benchmark::ConsoleReporter::ReportContext(context);
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    if (!quiet_) benchmark::ConsoleReporter::ReportRuns(runs);
+    std::map<std::string, std::vector<double>> samples;
+    std::map<std::string, std::string> errors;
+    std::vector<std::string> order;
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration) continue;
+      const std::string name = r.run_name.function_name;
+      if (!samples.count(name)) order.push_back(name);
+      auto& s = samples[name];
+      if (r.error_occurred)
+        errors[name] = r.error_message;
+      else if (r.iterations > 0)
+        s.push_back(r.real_accumulated_time / double(r.iterations));
+    }
+    for (const auto& name : order) sweep_.finish_point(name, samples[name], errors[name]);
+  }
+
+ private:
+  Sweep& sweep_;
+  bool quiet_;
+};
+
+}  // namespace
+
+int run_sweep(const RunOptions& o) {
+  const SweepProfile profile = load_sweep_profile(o.profile);
+  const nlohmann::json context = run_context();
+  std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
+  if (plan.empty()) throw InputError("", "--probe", "no point of the profile matches the filters");
+
+  // Our settings first, so a user's --benchmark_* flags override them.
+  std::vector<std::string> args = {"ridgeline",
+                                   fmt::format("--benchmark_repetitions={}", profile.repetitions),
+                                   fmt::format("--benchmark_min_time={}", profile.min_time_s)};
+  args.insert(args.end(), o.benchmark_args.begin(), o.benchmark_args.end());
+  args.push_back("--benchmark_display_aggregates_only=false");
+  args.push_back("--benchmark_report_aggregates_only=false");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) throw InputError("", argv[1], "not a Google Benchmark flag this version knows");
+  benchmark::AddCustomContext("ridgeline",
+                              context["ridgeline"]["version"].get<std::string>() + " (" +
+                                  context["ridgeline"]["git_revision"].get<std::string>() + ")");
+  benchmark::AddCustomContext("kokkos", context["kokkos"]["version"].get<std::string>());
+  benchmark::AddCustomContext("profile", profile.name);
+
+  ResultsWriter writer(o.out, profile.to_json(), context);
+  std::set<std::string> done;
+  if (o.resume && access(o.out.c_str(), F_OK) == 0) done = writer.resume_from(o.out);
+
+  Sweep sweep(o, profile, std::move(plan), writer);
+  sweep.register_all(done);
+  SweepReporter reporter(sweep, o.quiet);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  benchmark::Shutdown();
+  writer.finish();
+
+  const int failed = writer.failed_points();
+  if (failed) {
+    std::cerr << fmt::format("ridgeline: error: {}: {} point(s) failed verification\n", o.out,
+                             failed);
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,207 @@
+#include "sweep/sweep_profile.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kBandwidthProbes = {"copy", "scale", "add", "triad",
+                                                   "dot",  "read",  "fill"};
+const std::vector<std::string> kCacheProbes = {"read", "triad"};
+const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy"};
+const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Walks a JSON object, remembering the path for error messages and rejecting unknown keys
+// (a typo in a profile must not silently drop a probe).
+class Fields {
+ public:
+  Fields(const json& j, std::string file, std::string path, std::set<std::string> known)
+      : j_(j), file_(std::move(file)), path_(std::move(path)) {
+    if (!j_.is_object()) throw InputError(file_, path_.empty() ? "" : path_, "must be an object");
+    for (const auto& [k, v] : j_.items())
+      if (!known.count(k))
+        throw InputError(file_, at(k),
+                         "unknown field (known: " + join({known.begin(), known.end()}) + ")");
+  }
+  std::string at(const std::string& k) const { return path_.empty() ? k : path_ + "." + k; }
+  bool has(const std::string& k) const { return j_.contains(k); }
+  const json& raw(const std::string& k) const { return j_.at(k); }
+
+  double number(const std::string& k, double fallback, double min_exclusive) const {
+    if (!has(k)) return fallback;
+    const json& v = j_.at(k);
+    if (!v.is_number() || !(v.get<double>() > min_exclusive))
+      throw InputError(file_, at(k), "must be a number greater than " + fmt(min_exclusive));
+    return v.get<double>();
+  }
+  std::uint64_t size(const std::string& k, std::uint64_t fallback) const {
+    if (!has(k)) return fallback;
+    const json& v = j_.at(k);
+    if (!v.is_number_integer() || v.get<long long>() <= 0)
+      throw InputError(file_, at(k), "must be a positive integer (bytes or count)");
+    return v.get<std::uint64_t>();
+  }
+  std::string text(const std::string& k, const std::string& fallback) const {
+    if (!has(k)) return fallback;
+    if (!j_.at(k).is_string()) throw InputError(file_, at(k), "must be a string");
+    return j_.at(k).get<std::string>();
+  }
+  std::vector<std::string> names(const std::string& k, const std::vector<std::string>& allowed,
+                                 const std::string& what) const {
+    if (!has(k)) return {};
+    const json& v = j_.at(k);
+    if (!v.is_array()) throw InputError(file_, at(k), "must be an array of " + what + " names");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string here = at(k) + "[" + std::to_string(i) + "]";
+      if (!v[i].is_string()) throw InputError(file_, here, "must be a string");
+      const std::string s = v[i].get<std::string>();
+      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+        throw InputError(file_, here,
+                         "unknown " + what + " '" + s + "' (known: " + join(allowed) + ")");
+      out.push_back(s);
+    }
+    return out;
+  }
+
+ private:
+  static std::string fmt(double v) {
+    std::string s = std::to_string(v);
+    s.erase(s.find_last_not_of('0') + 1);
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+  const json& j_;
+  std::string file_, path_;
+};
+
+}  // namespace
+
+std::string sweep_profiles_dir() {
+  if (const char* env = std::getenv("RIDGELINE_PROFILES")) return std::string(env) + "/sweeps";
+  return RIDGELINE_PROFILES_DIR "/sweeps";
+}
+
+SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
+  const Fields top(j, file, "",
+                   {"name", "description", "repetitions", "min_time_s", "warmup_s", "spaces",
+                    "dtypes", "dram_llc_multiple", "dram_min_bytes", "working_set_bytes",
+                    "device_work_scale", "bandwidth", "fma", "peak", "cache", "library"});
+  SweepProfile p;
+  p.source = file;
+  p.name = top.text("name", "");
+  if (p.name.empty()) throw InputError(file, "name", "missing required field");
+  p.description = top.text("description", "");
+  p.repetitions = static_cast<int>(top.size("repetitions", 5));
+  p.min_time_s = top.number("min_time_s", 0.01, 0);
+  p.warmup_s = top.number("warmup_s", 0.05, -1e-300);
+  p.spaces = top.names("spaces", {}, "space");
+  p.dtypes = top.names("dtypes", kDtypes, "dtype");
+  if (p.dtypes.empty()) p.dtypes = {"fp64", "fp32"};
+  p.dram_llc_multiple = top.number("dram_llc_multiple", 4, 0);
+  p.dram_min_bytes = top.size("dram_min_bytes", 64ull << 20);
+  p.working_set_bytes = top.size("working_set_bytes", 0);
+  p.device_work_scale = top.number("device_work_scale", 50, 0);
+  if (top.has("bandwidth")) {
+    const Fields f(top.raw("bandwidth"), file, "bandwidth", {"probes"});
+    p.bandwidth_probes = f.names("probes", kBandwidthProbes, "bandwidth probe");
+  }
+  if (top.has("fma")) {
+    const Fields f(top.raw("fma"), file, "fma", {"k_max", "flops_per_call"});
+    p.fma = true;
+    p.fma_k_max = static_cast<int>(f.size("k_max", 8192));
+    if (p.fma_k_max > 8192) throw InputError(file, "fma.k_max", "the compiled ladder ends at 8192");
+    p.fma_flops_per_call = f.number("flops_per_call", 1e9, 0);
+  }
+  if (top.has("peak")) {
+    const Fields f(top.raw("peak"), file, "peak", {"k", "flops_per_call"});
+    p.peak = true;
+    p.peak_k = static_cast<int>(f.size("k", 1024));
+    p.peak_flops_per_call = f.number("flops_per_call", 2e9, 0);
+  }
+  if (top.has("cache")) {
+    const Fields f(top.raw("cache"), file, "cache",
+                   {"probes", "dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
+    p.cache_probes = f.names("probes", kCacheProbes, "cache probe");
+    p.cache_dtypes = f.names("dtypes", kDtypes, "dtype");
+    if (p.cache_dtypes.empty()) p.cache_dtypes = {"fp64"};
+    p.cache_min_bytes = f.size("min_bytes", 4096);
+    p.cache_steps_per_octave = static_cast<int>(f.size("steps_per_octave", 1));
+    p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0);
+  }
+  if (top.has("library")) {
+    const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n"});
+    p.library_probes = f.names("probes", kLibraryProbes, "library probe");
+    p.gemm_n = f.size("gemm_n", 1024);
+  }
+  return p;
+}
+
+SweepProfile load_sweep_profile(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  std::string path = name_or_path;
+  if (name_or_path.find('/') == std::string::npos &&
+      name_or_path.find(".json") == std::string::npos) {
+    path = sweep_profiles_dir() + "/" + name_or_path + ".json";
+    if (!fs::exists(path)) {
+      std::vector<std::string> known;
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(sweep_profiles_dir(), ec))
+        if (e.path().extension() == ".json") known.push_back(e.path().stem().string());
+      std::sort(known.begin(), known.end());
+      throw InputError("", "--profile",
+                       "unknown profile '" + name_or_path + "' (known: " + join(known) +
+                           ", or a path to a JSON file)");
+    }
+  }
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open sweep profile");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "", std::string("malformed JSON: ") + e.what());
+  }
+  return parse_sweep_profile(j, path);
+}
+
+nlohmann::json SweepProfile::to_json() const {
+  json j = {{"name", name},
+            {"source", source},
+            {"description", description},
+            {"repetitions", repetitions},
+            {"min_time_s", min_time_s},
+            {"warmup_s", warmup_s},
+            {"dtypes", dtypes},
+            {"dram_llc_multiple", dram_llc_multiple},
+            {"dram_min_bytes", dram_min_bytes},
+            {"device_work_scale", device_work_scale}};
+  if (working_set_bytes) j["working_set_bytes"] = working_set_bytes;
+  if (!spaces.empty()) j["spaces"] = spaces;
+  if (!bandwidth_probes.empty()) j["bandwidth"] = {{"probes", bandwidth_probes}};
+  if (fma) j["fma"] = {{"k_max", fma_k_max}, {"flops_per_call", fma_flops_per_call}};
+  if (peak) j["peak"] = {{"k", peak_k}, {"flops_per_call", peak_flops_per_call}};
+  if (!cache_probes.empty())
+    j["cache"] = {{"probes", cache_probes},
+                  {"dtypes", cache_dtypes},
+                  {"min_bytes", cache_min_bytes},
+                  {"steps_per_octave", cache_steps_per_octave},
+                  {"bytes_per_call", cache_bytes_per_call}};
+  if (!library_probes.empty()) j["library"] = {{"probes", library_probes}, {"gemm_n", gemm_n}};
+  return j;
+}
+
+}  // namespace ridgeline

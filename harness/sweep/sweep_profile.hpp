@@ -1,0 +1,57 @@
+#pragma once
+// A sweep profile (profiles/sweeps/*.json): which probes run, at which grades and sizes, and how
+// long each point is timed. Validated on load; every error names the file and the field.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ridgeline {
+
+struct SweepProfile {
+  std::string name;
+  std::string source;  // file it came from
+  std::string description;
+  int repetitions = 5;
+  double min_time_s = 0.01;
+  double warmup_s = 0.05;
+  std::vector<std::string> spaces;  // empty: every space in the build
+  std::vector<std::string> dtypes;
+  double dram_llc_multiple = 4;         // DRAM working sets are at least this × the LLC
+  std::uint64_t dram_min_bytes = 0;     // and at least this
+  std::uint64_t working_set_bytes = 0;  // if set: exactly this, LLC ignored (tests, tiny runs)
+  // GPUs finish a call ~100x sooner than a CPU host: per-call FLOP and byte budgets are scaled by
+  // this on device spaces so launch overhead stays negligible.
+  double device_work_scale = 50;
+
+  std::vector<std::string> bandwidth_probes;  // copy scale add triad dot read fill
+
+  bool fma = false;
+  int fma_k_max = 0;
+  double fma_flops_per_call = 0;
+
+  bool peak = false;
+  int peak_k = 0;
+  double peak_flops_per_call = 0;
+
+  std::vector<std::string> cache_probes;  // read, triad
+  std::vector<std::string> cache_dtypes;
+  std::uint64_t cache_min_bytes = 0;
+  int cache_steps_per_octave = 1;
+  double cache_bytes_per_call = 0;
+
+  std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy
+  std::uint64_t gemm_n = 0;
+
+  nlohmann::json to_json() const;  // recorded in the results file
+};
+
+// `name_or_path`: quick | nightly | full | cache (looked up in profiles/sweeps) or a file path.
+SweepProfile load_sweep_profile(const std::string& name_or_path);
+SweepProfile parse_sweep_profile(const nlohmann::json& j, const std::string& source);
+
+std::string sweep_profiles_dir();
+
+}  // namespace ridgeline

@@ -1,0 +1,159 @@
+// `ridgeline run` end to end on the tiny profile: results file contents, resume after a kill,
+// planted errors, bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "results/results_file.hpp"
+#include "support/run_command.hpp"
+
+namespace ridgeline {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_command;
+
+const std::string kBin = RIDGELINE_BIN;
+const std::string kTiny = std::string(RIDGELINE_TEST_DATA) + "/tiny-sweep.json";
+
+class CliRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ridgeline-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& f) const { return (dir_ / f).string(); }
+  std::string run(const std::string& args) const {
+    return kBin + " run --quiet --threads 2 --profile " + kTiny + " " + args;
+  }
+  fs::path dir_;
+};
+
+TEST_F(CliRun, TinySweepWritesEveryFieldAndVerifiesEveryPoint) {
+  const auto r = run_command(run("--out " + path("r.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = read_results_file(path("r.json"));
+  EXPECT_EQ(doc["schema_version"], kSchemaVersion);
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  for (const char* k : {"ridgeline", "host", "build", "kokkos", "cpu", "spaces", "run"})
+    EXPECT_TRUE(doc["context"].contains(k)) << k;
+  EXPECT_EQ(doc["context"]["run"]["google_benchmark"], "1.7.1");
+  std::set<std::string> families, spaces;
+  int measured = 0, skipped = 0;
+  for (const auto& p : doc["points"]) {
+    for (const char* k : {"name", "probe", "family", "space", "dtype", "working_set_bytes", "flops",
+                          "bytes", "intensity", "samples", "median_s", "min_s", "max_s",
+                          "flops_per_s", "bytes_per_s", "verified", "skipped_reason"})
+      EXPECT_TRUE(p.contains(k)) << p["name"] << " lacks " << k;
+    families.insert(p["family"].get<std::string>());
+    spaces.insert(p["space"].get<std::string>());
+    if (p["skipped_reason"].is_null()) {
+      ++measured;
+      EXPECT_TRUE(p["verified"].get<bool>()) << p["name"] << ": " << p["verify_error"];
+      EXPECT_EQ(p["samples"].size(), 3u) << p["name"];
+      EXPECT_LE(p["min_s"].get<double>(), p["median_s"].get<double>());
+      EXPECT_LE(p["median_s"].get<double>(), p["max_s"].get<double>());
+      if (p["flops"].get<double>() > 0) {
+        EXPECT_DOUBLE_EQ(p["flops_per_s"].get<double>(),
+                         p["flops"].get<double>() / p["median_s"].get<double>());
+      }
+    } else {
+      ++skipped;
+      EXPECT_EQ(p["dtype"], "fp16") << p["name"];  // the only skip: no half precision on hosts
+      EXPECT_TRUE(p["samples"].empty());
+      EXPECT_TRUE(p["median_s"].is_null());
+    }
+  }
+  EXPECT_EQ(families, (std::set<std::string>{"bandwidth", "fma", "peak", "cache", "library"}));
+  EXPECT_EQ(spaces, (std::set<std::string>{"OpenMP", "Serial"}));
+  EXPECT_GT(measured, 50);
+  EXPECT_EQ(skipped, 4);  // fma and peak, fp16, on two spaces
+}
+
+TEST_F(CliRun, PlantedWrongResultIsCaughtAndFailsTheRun) {
+  const auto r = run_command(
+      run("--space OpenMP --probe triad --test-plant-error triad --out " + path("r.json")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("failed verification"), std::string::npos) << r.err;
+  const json doc = read_results_file(path("r.json"));
+  ASSERT_EQ(doc["points"].size(), 2u);  // fp64 and fp32
+  for (const auto& p : doc["points"]) {
+    EXPECT_FALSE(p["verified"].get<bool>());
+    EXPECT_NE(p["verify_error"].get<std::string>().find("triad: element 0"), std::string::npos);
+  }
+}
+
+TEST_F(CliRun, KilledRunKeepsFinishedPointsAndResumeCompletesIt) {
+  const std::string out = path("r.json");
+  // Kill the sweep as soon as its file holds a measured point.
+  const auto killed = run_command("(" + run("--out " + out) +
+                                  " & pid=$!; for i in $(seq 400); do "
+                                  "grep -q '\"median_s\": [0-9]' " +
+                                  out +
+                                  " 2>/dev/null && break; sleep 0.05; done; "
+                                  "kill -9 $pid; wait $pid; echo $? )");
+  EXPECT_EQ(killed.out, "137\n") << killed.err;
+  const json partial = read_results_file(out);  // atomic writes: always parseable
+  EXPECT_FALSE(partial["complete"].get<bool>());
+  std::map<std::string, json> before;
+  for (const auto& p : partial["points"])
+    if (p["median_s"].is_number()) before[p["name"]] = p["samples"];
+  ASSERT_FALSE(before.empty());
+
+  const auto resumed = run_command(run("--resume --out " + out));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const json full = read_results_file(out);
+  EXPECT_TRUE(full["complete"].get<bool>());
+  std::set<std::string> names;
+  for (const auto& p : full["points"]) {
+    EXPECT_TRUE(names.insert(p["name"].get<std::string>()).second) << "duplicate " << p["name"];
+    const auto it = before.find(p["name"]);
+    if (it != before.end()) {
+      EXPECT_EQ(p["samples"], it->second) << "re-measured " << p["name"];
+    }
+  }
+  const auto fresh = run_command(run("--out " + path("fresh.json")));
+  ASSERT_EQ(fresh.exit_code, 0);
+  EXPECT_EQ(names.size(), read_results_file(path("fresh.json"))["points"].size());
+}
+
+TEST_F(CliRun, ResumeRefusesAnotherProfile) {
+  ASSERT_EQ(run_command(run("--probe fill --out " + path("r.json"))).exit_code, 0);
+  const auto r =
+      run_command(kBin + " run --quiet --profile cache --resume --out " + path("r.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("profile.name"), std::string::npos) << r.err;
+}
+
+struct BadRun {
+  const char* args;
+  const char* needle;
+};
+void PrintTo(const BadRun& b, std::ostream* os) { *os << b.args; }
+
+class CliRunBadInput : public CliRun, public ::testing::WithParamInterface<BadRun> {};
+
+TEST_P(CliRunBadInput, OneLineAndExitTwo) {
+  const auto r = run_command(kBin + " run --quiet --out " + path("r.json") + " " + GetParam().args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().needle), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("r.json")));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliRunBadInput,
+    ::testing::Values(BadRun{"--profile nosuch", "unknown profile 'nosuch'"},
+                      BadRun{"--profile /nonexistent/p.json", "/nonexistent/p.json"},
+                      BadRun{"--profile quick --space CUDA", "unknown execution space 'CUDA'"},
+                      BadRun{"--profile quick --probe triadd", "unknown probe 'triadd'"},
+                      BadRun{"--profile quick --bogus", "--bogus"},
+                      BadRun{"--profile quick --benchmark_nonsense=1", "benchmark"}));
+
+}  // namespace
+}  // namespace ridgeline
