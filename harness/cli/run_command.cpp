@@ -17,6 +17,20 @@ const std::vector<std::string> kProbeNames = {
     "read",        "fill",    "fma",   "peak",  "cache",   "cache_read",
     "cache_triad", "library", "gemm",  "axpby", "lib_dot", "deep_copy"};
 
+// The build's default (CMake RIDGELINE_SPACES, e.g. the `serial` preset): a ;-separated list.
+std::vector<std::string> default_spaces() {
+  std::vector<std::string> out;
+  const std::string list = RIDGELINE_DEFAULT_SPACES;
+  std::size_t start = 0;
+  while (start < list.size()) {
+    const auto end = list.find(';', start);
+    out.push_back(list.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, int& exit_code) {
@@ -63,6 +77,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
         throw InputError("", "--test-slowdown", "expected PROBE:N with N >= 1, got '" + s + "'");
       o->run.slowdown[s.substr(0, colon)] = n;
     }
+    if (o->run.filter.spaces.empty()) o->run.filter.spaces = default_spaces();
     KokkosSession session(o->kokkos_args, o->threads);
     exit_code = run_sweep(o->run);
   });
