@@ -6,7 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "fit/results_fit.hpp"
+#include "fit/analysis.hpp"
 #include "render/units.hpp"
 #include "results/csv_points.hpp"
 #include "results/input_error.hpp"
@@ -64,20 +64,10 @@ int fit_csv(const FitOptions& o) {
 }
 
 int fit_results_file(const FitOptions& o) {
-  const Results r = load_results(o.results);
-  const auto groups = fit_results(r);
-  const GroupFit* first_failure = nullptr;
-  bool any = false;
-  for (const auto& g : groups) {
-    any = any || g.fit.has_value();
-    if (!g.fit && g.measured && !first_failure) first_failure = &g;
-  }
-  if (!any) {
-    if (first_failure)
-      throw InputError(o.results, first_failure->space + "/" + first_failure->dtype,
-                       first_failure->not_fitted);
-    throw InputError(o.results, "points", "no measured point to fit");
-  }
+  const FileAnalysis a = analyze(load_results(o.results));
+  require_some_fit(a);
+  std::vector<GroupFit> groups;
+  for (const auto& g : a.groups) groups.push_back(g.fit);
   if (o.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& g : groups) {

@@ -30,7 +30,7 @@ Observations observations_for(const Results& r, const std::string& space,
   return o;
 }
 
-std::vector<GroupFit> fit_results(const Results& r, int replicates) {
+std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_t seed) {
   std::vector<GroupFit> out;
   for (const auto& [space, dtype] : space_dtype_groups(r)) {
     GroupFit g{space, dtype, std::nullopt, {}, false};
@@ -44,7 +44,7 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates) {
       g.not_fitted = "not measured: " + skipped;
     } else {
       try {
-        g.fit = fit_roofline_with_bootstrap(observations_for(r, space, dtype), replicates);
+        g.fit = fit_roofline_with_bootstrap(observations_for(r, space, dtype), replicates, seed);
       } catch (const FitError& e) {
         g.not_fitted = std::string("not fitted: ") + e.what();
       }

@@ -23,7 +23,8 @@ struct GroupFit {
 Observations observations_for(const Results& r, const std::string& space, const std::string& dtype);
 
 // Every space × dtype in order of first appearance; a group that cannot be fitted says why.
-std::vector<GroupFit> fit_results(const Results& r, int replicates = 1000);
+std::vector<GroupFit> fit_results(const Results& r, int replicates = 1000,
+                                  std::uint64_t seed = kBootstrapSeed);
 
 // The groups in order of first appearance.
 std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Results& r);
