@@ -37,6 +37,8 @@ int run_compare(const CompareArgs& a) {
   // Different seeds: the two bootstraps must be independent for their ratios to mean anything.
   const FileAnalysis fb = analyze(std::move(base), 1000, kBootstrapSeed);
   const FileAnalysis fc = analyze(std::move(cur), 1000, kBootstrapSeed + 1);
+  require_some_fit(fb);
+  require_some_fit(fc);
   const Comparison c = compare_files(fb, fc, a.options);
   if (c.roofs.empty() && c.points.empty())
     throw InputError(a.current, "points", "nothing in common with the baseline to compare");

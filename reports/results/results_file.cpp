@@ -55,7 +55,8 @@ nlohmann::json parse_results_text(const std::string& text, const std::string& pa
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for numbers like 1e999 that overflow a double.
     throw InputError(path, "", std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) throw InputError(path, "", "a results file must be a JSON object");
