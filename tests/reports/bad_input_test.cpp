@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "cli_test_support.hpp"
 
 namespace ridgeline {
@@ -12,7 +10,7 @@ using namespace test;
 struct BadInput {
   const char* name;
   const char* kind;     // "json" (derived from cpu_run_a.json) or "csv"
-  const char* edit;     // json: regex to replace once; csv: the whole file
+  const char* edit;     // json: text to replace once (its first occurrence); csv: the whole file
   const char* replace;  // json: replacement
   const char* needle;   // must appear in the one-line error
 };
@@ -22,8 +20,13 @@ void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
 std::string derived_json(const BadInput& b) {
   const std::string good = slurp(kData + "/cpu_run_a.json");
   if (std::string(b.edit) == "truncate") return good.substr(0, good.size() / 2);
-  return std::regex_replace(good, std::regex(b.edit), b.replace,
-                            std::regex_constants::format_first_only);
+  std::string bad = good;
+  const auto at = bad.find(b.edit);
+  if (at == std::string::npos)
+    ADD_FAILURE() << "text to edit not in the fixture: " << b.edit;
+  else
+    bad.replace(at, std::string(b.edit).size(), b.replace);
+  return bad;
 }
 
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
@@ -58,22 +61,20 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, BadInputTest,
     ::testing::Values(
         BadInput{"truncated_json", "json", "truncate", "", "malformed JSON"},
-        BadInput{"nan_token", "json", "\"median_s\":[0-9.e-]+", "\"median_s\":NaN",
-                 "malformed JSON"},
+        BadInput{"nan_token", "json", "\"median_s\":", "\"median_s\":NaN,\"x\":", "malformed JSON"},
         BadInput{"other_major", "json", "\"schema_version\":\"1.0.0\"",
                  "\"schema_version\":\"2.0.0\"", "schema_version: is 2.0.0"},
-        BadInput{"negative_sample", "json", "\"samples\":\\[", "\"samples\":[-0.5,",
+        BadInput{"negative_sample", "json", "\"samples\":[", "\"samples\":[-0.5,",
                  "points[0].samples[0]: must be positive"},
-        BadInput{"zero_sample", "json", "\"samples\":\\[", "\"samples\":[0,", "must be positive"},
-        BadInput{"huge_number", "json", "\"samples\":\\[", "\"samples\":[1e999,",
-                 "number overflow"},
-        BadInput{"string_number", "json", "\"flops\":[0-9]+", "\"flops\":\"many\"",
-                 "points[0].flops: must be a number"},
+        BadInput{"zero_sample", "json", "\"samples\":[", "\"samples\":[0,", "must be positive"},
+        BadInput{"huge_number", "json", "\"samples\":[", "\"samples\":[1e999,", "number overflow"},
+        BadInput{"string_number", "json",
+                 "\"flops\":", "\"flops\":\"many\",\"x\":", "points[0].flops: must be a number"},
         BadInput{"missing_name", "json", "\"name\":\"copy/OpenMP/fp64/n:16777216\",", "",
                  "points[0].name: missing required field"},
-        BadInput{"points_not_array", "json", "\"points\":\\[", "\"points\":{\"x\":[",
+        BadInput{"points_not_array", "json", "\"points\":[", "\"points\":{\"x\":[",
                  "malformed JSON"},
-        BadInput{"no_fittable_point", "json", "\"points\":\\[", "\"points\":[],\"old\":[",
+        BadInput{"no_fittable_point", "json", "\"points\":[", "\"points\":[],\"old\":[",
                  "no measured point"},
         BadInput{"csv_empty", "csv", "", "", "empty CSV"},
         BadInput{"csv_missing_column", "csv", "intensity,flops\n1,2\n", "", "no 'gflops' column"},
