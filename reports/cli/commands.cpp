@@ -3,11 +3,21 @@
 #include <iostream>
 
 #include "cli/calc_command.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/fit_command.hpp"
+#include "cli/place_command.hpp"
+#include "cli/report_command.hpp"
 #include "results/input_error.hpp"
 
 namespace ridgeline {
 
-void add_report_commands(CLI::App& app, int& exit_code) { add_calc_command(app, exit_code); }
+void add_report_commands(CLI::App& app, int& exit_code) {
+  add_calc_command(app, exit_code);
+  add_fit_command(app, exit_code);
+  add_report_command(app, exit_code);
+  add_place_command(app, exit_code);
+  add_compare_command(app, exit_code);
+}
 
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
   app.require_subcommand(1);

@@ -18,4 +18,13 @@ void write_json_atomically(const std::string& path, const nlohmann::json& j);
 // Throws InputError naming the file and the field.
 nlohmann::json read_results_file(const std::string& path);
 
+// The same checks on text already in memory; `path` only names the source in errors.
+nlohmann::json parse_results_text(const std::string& text, const std::string& path);
+
+// Reads a whole file; throws InputError when it cannot be opened.
+std::string read_text_file(const std::string& path, const std::string& what);
+
+// write_json_atomically for text (reports, charts): temp file + rename, never a partial file.
+void write_text_atomically(const std::string& path, const std::string& text);
+
 }  // namespace ridgeline

@@ -1,0 +1,108 @@
+#include "cli/fit_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "fit/analysis.hpp"
+#include "render/units.hpp"
+#include "results/csv_points.hpp"
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+namespace {
+
+struct FitOptions {
+  std::string results;
+  std::string csv;
+  bool json = false;
+};
+
+nlohmann::json fit_json(const RoofFit& f) {
+  const Roof& r = f.estimate.roof;
+  return {{"peak_flops", r.peak_flops},
+          {"bandwidth", r.bandwidth},
+          {"ridge_point", r.ridge_point()},
+          {"peak_flops_ci", {f.peak_ci.low, f.peak_ci.high}},
+          {"bandwidth_ci", {f.bandwidth_ci.low, f.bandwidth_ci.high}},
+          {"ridge_point_ci", {f.ridge_ci.low, f.ridge_ci.high}},
+          {"memory_observations", f.estimate.memory_points},
+          {"compute_observations", f.estimate.compute_points},
+          {"knee_points_excluded", f.estimate.knee_points},
+          {"knee_band_factor", f.estimate.band}};
+}
+
+std::string fit_text(const RoofFit& f) {
+  const Roof& r = f.estimate.roof;
+  return fmt::format(
+      "  P  = {:<16} 95% CI {}\n"
+      "  B  = {:<16} 95% CI {}\n"
+      "  I* = {:<16} 95% CI {}\n"
+      "  ({} observations of B, {} of P; {} in the knee band I*/{:g} .. I*x{:g} left out)\n",
+      format_flops(r.peak_flops), format_flops_ci(f.peak_ci, r.peak_flops),
+      format_bytes_per_s(r.bandwidth), format_bytes_ci(f.bandwidth_ci, r.bandwidth),
+      format_intensity(r.ridge_point()), format_intensity_ci(f.ridge_ci), f.estimate.memory_points,
+      f.estimate.compute_points, f.estimate.knee_points, f.estimate.band, f.estimate.band);
+}
+
+int fit_csv(const FitOptions& o) {
+  Observations obs;
+  for (const auto& p : load_csv_points(o.csv)) obs.add_point(p.intensity, p.flops_per_s);
+  RoofFit f;
+  try {
+    f = fit_roofline_with_bootstrap(obs);
+  } catch (const FitError& e) {
+    throw InputError(o.csv, "", e.what());
+  }
+  if (o.json)
+    std::cout << fit_json(f).dump(2) << "\n";
+  else
+    std::cout << o.csv << "\n" << fit_text(f);
+  return kExitOk;
+}
+
+int fit_results_file(const FitOptions& o) {
+  const FileAnalysis a = analyze(load_results(o.results));
+  require_some_fit(a);
+  std::vector<GroupFit> groups;
+  for (const auto& g : a.groups) groups.push_back(g.fit);
+  if (o.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& g : groups) {
+      nlohmann::json j = g.fit ? fit_json(*g.fit) : nlohmann::json{{"error", g.not_fitted}};
+      j["space"] = g.space;
+      j["dtype"] = g.dtype;
+      out.push_back(j);
+    }
+    std::cout << out.dump(2) << "\n";
+  } else {
+    for (const auto& g : groups) {
+      std::cout << o.results << ": " << g.space << " " << g.dtype << "\n";
+      std::cout << (g.fit ? fit_text(*g.fit) : "  " + g.not_fitted + "\n");
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<FitOptions>();
+  CLI::App* fit = app.add_subcommand(
+      "fit", "Fit the roofline min(P, I*B) robustly: P, B and I* with 95% bootstrap intervals");
+  auto* results = fit->add_option("results", opts->results,
+                                  "A results JSON file (fits each execution space x dtype)");
+  auto* csv = fit->add_option("--csv", opts->csv,
+                              "A CSV file with columns 'intensity' (FLOP/byte) and 'gflops'");
+  results->excludes(csv);
+  fit->add_flag("--json", opts->json, "Print JSON instead of text");
+  fit->callback([opts, &exit_code] {
+    if (opts->results.empty() && opts->csv.empty())
+      throw InputError("", "fit", "give a results file or --csv FILE");
+    exit_code = opts->csv.empty() ? fit_results_file(*opts) : fit_csv(*opts);
+  });
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,109 @@
+#include "cli/report_command.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "fit/analysis.hpp"
+#include "render/report_markdown.hpp"
+#include "render/svg_chart.hpp"
+#include "results/input_error.hpp"
+#include "results/results_file.hpp"
+
+namespace ridgeline {
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> files;
+  std::string out = ".";
+};
+
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return out;
+}
+
+std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool with_file) {
+  std::vector<ChartSeries> out;
+  for (const auto& g : f.groups) {
+    if (!g.fit.fit) continue;
+    ChartSeries s;
+    s.label = (with_file ? f.label + " " : std::string()) + g.fit.space + " " + g.fit.dtype;
+    s.roof = g.fit.fit->estimate.roof;
+    s.style = style;
+    if (!g.levels.empty())
+      for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
+    for (const auto& p : f.results.points)
+      if (p.space == g.fit.space && p.dtype == g.fit.dtype && p.measured() && p.verified &&
+          p.intensity && p.flops_per_s && p.family != "cache")
+        s.points.push_back({*p.intensity, *p.flops_per_s, p.family == "library"});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int run_report(const ReportOptions& o) {
+  std::vector<FileAnalysis> files;
+  for (const auto& path : o.files) {
+    files.push_back(analyze(load_results(path)));
+    require_some_fit(files.back());
+  }
+  std::vector<MachineProfile> profiles;
+  try {
+    profiles = load_machine_profiles(machine_profiles_dir());
+  } catch (const InputError& e) {
+    std::cerr << "ridgeline: warning: no spec-sheet comparison: " << e.what() << "\n";
+  }
+  // Everything is rendered before anything is written: bad input leaves no files behind.
+  std::vector<std::string> hosts;
+  for (const auto& f : files)
+    if (std::find(hosts.begin(), hosts.end(), f.results.hostname) == hosts.end())
+      hosts.push_back(f.results.hostname);
+  std::vector<ChartLink> links;
+  std::vector<std::string> svgs;
+  const bool several = files.size() > 1;
+  for (const auto& host : hosts) {
+    std::vector<ChartSeries> series;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (files[i].results.hostname == host)
+        for (auto& s : chart_series(files[i], int(i), several)) series.push_back(std::move(s));
+    links.push_back({host, "roofline-" + file_safe(host) + ".svg"});
+    svgs.push_back(render_roofline_svg("ridgeline roofline: " + host, series));
+  }
+  if (hosts.size() > 1) {
+    std::vector<ChartSeries> series;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      for (auto& s : chart_series(files[i], int(i), true)) series.push_back(std::move(s));
+    links.push_back({"all hosts", "roofline-all.svg"});
+    svgs.push_back(render_roofline_svg("ridgeline roofline: all files", series));
+  }
+  const std::string md = render_report_markdown(files, links, profiles);
+
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  if (ec) throw InputError(o.out, "--out", "cannot create directory: " + ec.message());
+  for (std::size_t i = 0; i < links.size(); ++i)
+    write_text_atomically(o.out + "/" + links[i].file, svgs[i]);
+  write_text_atomically(o.out + "/report.md", md);
+  std::cout << "wrote " << o.out << "/report.md and " << links.size() << " chart"
+            << (links.size() == 1 ? "" : "s") << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<ReportOptions>();
+  CLI::App* report = app.add_subcommand(
+      "report", "Write report.md and roofline SVG charts from one or more results files");
+  report->add_option("results", opts->files, "Results JSON files (several: a comparison)")
+      ->required();
+  report->add_option("--out", opts->out, "Output directory")->capture_default_str();
+  report->callback([opts, &exit_code] { exit_code = run_report(*opts); });
+}
+
+}  // namespace ridgeline

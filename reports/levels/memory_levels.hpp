@@ -1,0 +1,42 @@
+#pragma once
+// Memory levels from a cache sweep: steps in bandwidth found in the data (changepoints in log
+// bandwidth over log working set), then named from the cache sizes the context records.
+#include <string>
+#include <vector>
+
+#include "results/results_model.hpp"
+
+namespace ridgeline {
+
+struct SweepPoint {
+  double working_set_bytes;
+  double bytes_per_s;
+};
+
+// Plateaus: index ranges [begin, end) of the points sorted by working set.
+struct Segment {
+  std::size_t begin, end;
+};
+
+// Optimal partition of log bandwidth into constant pieces (at least 2 points each) with a
+// penalty per piece scaled by the noise estimated from neighbouring points, so a step must stand
+// out of the noise to count; no fixed ratio between neighbours is assumed.
+std::vector<Segment> find_plateaus(const std::vector<double>& log_bandwidth);
+
+struct MemoryLevel {
+  std::string name;  // L1, L2, L3 (LLC), DRAM, HBM, or "level k" when no sizes are known
+  double min_working_set = 0, max_working_set = 0;
+  double bandwidth = 0;  // robust location of the plateau, byte/s
+  int points = 0;
+};
+
+struct LevelSweep {
+  std::string probe;  // cache_read, cache_triad
+  std::vector<MemoryLevel> levels;
+};
+
+// One sweep per cache probe of this space × dtype (verified, measured points only).
+std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,
+                                             const std::string& dtype);
+
+}  // namespace ridgeline

@@ -1,0 +1,323 @@
+#include "render/report_markdown.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "render/units.hpp"
+
+namespace ridgeline {
+namespace {
+
+// Spec figures are compared with the vector unit first: our FMA probes do not use tensor cores.
+std::optional<SpecPeak> spec_peak(const MachineProfile& m, const std::string& dtype) {
+  if (auto p = m.dense_peak(dtype, "vector")) return p;
+  return m.dense_peak(dtype);
+}
+
+std::string cell_at(const Roof& roof, double i) {
+  return fmt::format("{} ({})", format_flops(roof.attainable(i)),
+                     roof.memory_bound(i) ? "memory-bound" : "compute-bound");
+}
+
+std::string pct(double v) { return fmt::format("{:.1f} %", 100 * v); }
+
+std::string opt_rate(const std::optional<double>& v, bool flops) {
+  if (!v) return "–";
+  return flops ? format_flops(*v) : format_bytes_per_s(*v);
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b) {
+  if (!ctx.contains(a) || !ctx[a].is_object() || !ctx[a].contains(b)) return "–";
+  const auto& v = ctx[a][b];
+  if (v.is_null()) return "–";
+  return md_escape(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+void summary(std::string& md, const std::vector<FileAnalysis>& files,
+             const std::vector<MachineProfile>& profiles) {
+  md += "## Summary\n\n";
+  md +=
+      "| file | space | dtype | P (95 % CI) | B (95 % CI) | I* FLOP/byte (95 % CI) | P % of spec "
+      "| B % of spec | at I = 1 (decode-like) | at I = 1000 (prefill-like) |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|\n";
+  std::string notes, specs;
+  std::map<std::string, bool> spec_listed;
+  for (const auto& f : files) {
+    for (const auto& g : f.groups) {
+      const GroupFit& gf = g.fit;
+      if (!gf.fit) {
+        notes += fmt::format("- `{}` {} {}: {}\n", f.label, gf.space, gf.dtype,
+                             md_escape(gf.not_fitted));
+        continue;
+      }
+      const Roof& r = gf.fit->estimate.roof;
+      const auto profile = match_machine_profile(f.results.device_name(gf.space), profiles);
+      std::string p_spec = "no profile", b_spec = "no profile";
+      if (profile) {
+        const auto peak = spec_peak(*profile, gf.dtype);
+        p_spec = peak ? pct(r.peak_flops / peak->flops) : "not on sheet";
+        b_spec = profile->bandwidth > 0 ? pct(r.bandwidth / profile->bandwidth) : "not on sheet";
+        const std::string key = profile->id + "/" + gf.dtype;
+        if (!spec_listed[key]) {
+          spec_listed[key] = true;
+          specs += fmt::format("- {} {} (`{}`{}): ", gf.space, gf.dtype, profile->name,
+                               profile->illustrative ? ", illustrative" : "");
+          if (peak)
+            specs += fmt::format(
+                "{} {}, {} unit{}, ", format_flops(peak->flops), peak->dense ? "dense" : "sparse",
+                peak->unit,
+                peak->accumulate.empty() ? "" : ", " + peak->accumulate + " accumulate");
+          else
+            specs += "no " + gf.dtype + " peak listed, ";
+          specs += fmt::format(
+              "memory {}; clock assumed: {}{}. Source: {}\n",
+              format_bytes_per_s(profile->bandwidth), profile->clock_assumed,
+              profile->clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile->clock_mhz) : "",
+              md_escape(profile->source));
+        }
+      }
+      md += fmt::format(
+          "| {} | {} | {} | {} {} | {} {} | {:.3g} {} | {} | {} | {} | {} |\n", f.label, gf.space,
+          gf.dtype, format_flops(r.peak_flops), format_flops_ci(gf.fit->peak_ci, r.peak_flops),
+          format_bytes_per_s(r.bandwidth), format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth),
+          r.ridge_point(), format_intensity_ci(gf.fit->ridge_ci), p_spec, b_spec, cell_at(r, 1),
+          cell_at(r, 1000));
+    }
+  }
+  if (!specs.empty()) md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + specs;
+  if (!notes.empty())
+    md += "\nNot in the table (nothing is shown that was not measured):\n" + notes;
+  md += "\n";
+}
+
+void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
+  if (files.size() < 2) return;
+  md += "## Comparison\n\nRatios are to the first file, `" + files[0].label + "`.\n\n";
+  md += "| space | dtype | metric |";
+  std::string rule = "|---|---|---|";
+  for (const auto& f : files) md += " " + f.label + " |", rule += "---|";
+  md += "\n" + rule + "\n";
+  // Every space × dtype fitted in some file, in order of first appearance.
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const auto& f : files)
+    for (const auto& g : f.groups) {
+      const std::pair<std::string, std::string> k{g.fit.space, g.fit.dtype};
+      if (g.fit.fit && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+  for (const auto& [space, dtype] : keys) {
+    const GroupAnalysis* g0 = files[0].find(space, dtype);
+    for (int metric = 0; metric < 3; ++metric) {
+      static const char* names[] = {"P", "B", "I*"};
+      auto value = [metric](const Roof& r) {
+        return metric == 0 ? r.peak_flops : metric == 1 ? r.bandwidth : r.ridge_point();
+      };
+      auto text = [metric](double v) {
+        return metric == 0   ? format_flops(v)
+               : metric == 1 ? format_bytes_per_s(v)
+                             : fmt::format("{:.3g}", v);
+      };
+      md += fmt::format("| {} | {} | {} |", space, dtype, names[metric]);
+      const RoofFit* base = g0 && g0->fit.fit ? &*g0->fit.fit : nullptr;
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        const GroupAnalysis* g = files[i].find(space, dtype);
+        if (!g || !g->fit.fit) {
+          md += " – |";
+          continue;
+        }
+        const double v = value(g->fit.fit->estimate.roof);
+        md += " " + text(v);
+        if (i > 0 && base) md += fmt::format(" (×{:.3f})", v / value(base->estimate.roof));
+        md += " |";
+      }
+      md += "\n";
+    }
+  }
+  md += "\n";
+}
+
+void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& g : f.groups)
+      for (const auto& sweep : g.levels)
+        for (const auto& l : sweep.levels)
+          rows += fmt::format(
+              "| {} | {} | {} | {} | {} | {} – {} | {} | {} |\n", f.label, g.fit.space, g.fit.dtype,
+              sweep.probe, l.name, format_size_bytes(l.min_working_set),
+              format_size_bytes(l.max_working_set), l.points, format_bytes_per_s(l.bandwidth));
+  md += "## Memory levels\n\n";
+  if (rows.empty()) {
+    md += "No cache sweep (`cache_read`, `cache_triad`) was measured.\n\n";
+    return;
+  }
+  md +=
+      "Plateaus found in the cache sweep, named by the cache sizes in the context.\n\n"
+      "| file | space | dtype | probe | level | working sets | points | B |\n"
+      "|---|---|---|---|---|---|---|---|\n" +
+      rows + "\n";
+}
+
+void library_roofs(std::string& md, const std::vector<FileAnalysis>& files) {
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& p : f.results.points) {
+      if (p.family != "library" || !p.measured()) continue;
+      const GroupAnalysis* g = f.find(p.space, p.dtype);
+      std::string ours = "–";
+      if (g && g->fit.fit) {
+        const Roof& r = g->fit.fit->estimate.roof;
+        if (p.intensity && p.flops_per_s)
+          ours = fmt::format("{} of {} attainable at I = {:.3g}",
+                             pct(*p.flops_per_s / r.attainable(*p.intensity)),
+                             format_flops(r.attainable(*p.intensity)), *p.intensity);
+        else if (p.bytes_per_s)
+          ours = fmt::format("{} of B = {}", pct(*p.bytes_per_s / r.bandwidth),
+                             format_bytes_per_s(r.bandwidth));
+      }
+      rows += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", f.label, md_escape(p.name),
+                          opt_rate(p.flops_per_s, true), opt_rate(p.bytes_per_s, false),
+                          p.verified ? "yes" : "**no**", ours);
+    }
+  if (rows.empty()) return;
+  md +=
+      "## Library roofs\n\nLibrary calls (Kokkos Kernels, `deep_copy`) beside our fitted roofs; "
+      "they are references and are not fitted.\n\n"
+      "| file | point | FLOP/s | byte/s | verified | against our roof |\n"
+      "|---|---|---|---|---|---|\n" +
+      rows + "\n";
+}
+
+void per_probe(std::string& md, const std::vector<FileAnalysis>& files) {
+  md += "## Per-probe results\n\n";
+  for (const auto& f : files) {
+    std::vector<std::string> probes;
+    for (const auto& p : f.results.points)
+      if (p.measured() && std::find(probes.begin(), probes.end(), p.probe) == probes.end())
+        probes.push_back(p.probe);
+    for (const auto& probe : probes) {
+      md += fmt::format("<details><summary>{} — <code>{}</code></summary>\n\n", f.label, probe);
+      md +=
+          "| point | median | min | max | n | FLOP/s | byte/s | verified |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+      for (const auto& p : f.results.points) {
+        if (p.probe != probe || !p.measured()) continue;
+        const auto [lo, hi] = std::minmax_element(p.samples.begin(), p.samples.end());
+        md += fmt::format("| `{}` | {:.4g} s | {:.4g} s | {:.4g} s | {} | {} | {} | {} |\n",
+                          md_escape(p.name), p.median_s, *lo, *hi, p.samples.size(),
+                          opt_rate(p.flops_per_s, true), opt_rate(p.bytes_per_s, false),
+                          p.verified ? "yes" : "**no**");
+      }
+      md += "\n</details>\n\n";
+    }
+  }
+}
+
+void not_fitted(std::string& md, const std::vector<FileAnalysis>& files) {
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& p : f.results.points) {
+      if (!p.measured())
+        rows += fmt::format("| {} | `{}` | skipped | {} |\n", f.label, md_escape(p.name),
+                            md_escape(p.skipped_reason));
+      else if (!p.verified)
+        rows +=
+            fmt::format("| {} | `{}` | failed verification | {} |\n", f.label, md_escape(p.name),
+                        p.verify_error.empty() ? "–" : md_escape(p.verify_error));
+    }
+  md += "## Points not fitted\n\n";
+  if (rows.empty()) {
+    md += "Every point was measured and verified.\n\n";
+    return;
+  }
+  md += "| file | point | status | reason |\n|---|---|---|---|\n" + rows + "\n";
+}
+
+void methods(std::string& md, const std::vector<FileAnalysis>& files) {
+  md += "## Methods\n\n";
+  for (const auto& f : files)
+    md += fmt::format("- `{}`: profile `{}`, {} repetitions per point{}.\n", f.label,
+                      f.results.profile_name.empty() ? "?" : f.results.profile_name,
+                      f.results.repetitions > 0 ? std::to_string(f.results.repetitions) : "?",
+                      f.results.complete ? "" : "; **the run did not complete** (partial file)");
+  md +=
+      "- Timing: Google Benchmark with manual time; the execution space is fenced before and after "
+      "each timed kernel call; one sample per repetition; rates use the median sample.\n"
+      "- Fit: in log space, points left of the ridge I* = P/B observe log B (log FLOP/s − log I), "
+      "points right of it observe log P; points within a factor 8 of the current ridge (4 or 2 "
+      "when a side would keep fewer than two points) are the rounded knee and are left out. B and "
+      "P are Tukey-biweight locations (MAD scale, c = 4.685) of their sides, so slow runs get "
+      "weight zero, and the ridge is re-estimated until it settles. Copy and fill (no FLOPs) add "
+      "direct observations of B through byte/s; the `peak` probe adds direct observations of P. "
+      "Intervals: 95 % percentile bootstrap, 1000 resamples of the observations within each "
+      "kind, fixed seed (the report is deterministic). Library, unverified and skipped points are "
+      "never fitted.\n"
+      "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
+      "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
+      "points per plateau); each plateau is named by the smallest cache (size × copies across the "
+      "space's threads) that holds its typical working set, else DRAM (HBM on a GPU).\n\n";
+}
+
+void provenance(std::string& md, const std::vector<FileAnalysis>& files) {
+  md += "## Provenance\n\n";
+  for (const auto& f : files) {
+    const auto& c = f.results.context;
+    md += fmt::format("### `{}`\n\n| field | value |\n|---|---|\n", f.label);
+    md += fmt::format("| host | {} ({}) |\n", md_escape(f.results.hostname),
+                      ctx_str(c, "host", "os"));
+    md += fmt::format("| ridgeline | {} ({}) |\n", ctx_str(c, "ridgeline", "version"),
+                      ctx_str(c, "ridgeline", "git_revision"));
+    md += fmt::format("| build | {}, {}, `{}` |\n", ctx_str(c, "build", "compiler"),
+                      ctx_str(c, "build", "build_type"), ctx_str(c, "build", "flags"));
+    md += fmt::format("| Kokkos | {} ({}) |\n", ctx_str(c, "kokkos", "version"),
+                      ctx_str(c, "kokkos", "backends"));
+    md += fmt::format("| CPU | {} |\n",
+                      f.results.cpu_model.empty() ? "–" : md_escape(f.results.cpu_model));
+    for (const auto& s : f.results.spaces)
+      md += fmt::format("| space {} | {}, concurrency {}{} |\n", md_escape(s.name), s.kind,
+                        s.concurrency,
+                        s.device ? ", device " + md_escape(s.device->name) : std::string());
+    md += fmt::format("| run | started {}, Google Benchmark {} |\n",
+                      ctx_str(c, "run", "start_time"), ctx_str(c, "run", "google_benchmark"));
+    md += "\n";
+  }
+}
+
+}  // namespace
+
+std::string render_report_markdown(const std::vector<FileAnalysis>& files,
+                                   const std::vector<ChartLink>& charts,
+                                   const std::vector<MachineProfile>& profiles) {
+  std::string md = "# ridgeline roofline report\n\n";
+  for (const auto& f : files)
+    md += fmt::format("- `{}`: host `{}`, {} points\n", f.label, md_escape(f.results.hostname),
+                      f.results.points.size());
+  md += "\n";
+  summary(md, files, profiles);
+  for (const auto& c : charts)
+    md += fmt::format("![roofline of {0}]({1})\n\n", md_escape(c.host), c.file);
+  comparison(md, files);
+  memory_levels(md, files);
+  library_roofs(md, files);
+  per_probe(md, files);
+  not_fitted(md, files);
+  methods(md, files);
+  provenance(md, files);
+  return md;
+}
+
+}  // namespace ridgeline

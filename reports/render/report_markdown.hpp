@@ -1,0 +1,21 @@
+#pragma once
+// report.md: summary per space × dtype first, then comparison, memory levels, library roofs,
+// per-probe tables, what was not fitted, methods and provenance.
+#include <string>
+#include <vector>
+
+#include "fit/analysis.hpp"
+#include "machines/machine_profile.hpp"
+
+namespace ridgeline {
+
+struct ChartLink {
+  std::string host;
+  std::string file;  // relative to report.md
+};
+
+std::string render_report_markdown(const std::vector<FileAnalysis>& files,
+                                   const std::vector<ChartLink>& charts,
+                                   const std::vector<MachineProfile>& profiles);
+
+}  // namespace ridgeline

@@ -1,0 +1,181 @@
+#include "results/results_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "results/input_error.hpp"
+#include "results/results_file.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+// Field access that names the exact JSON path in its error.
+class Reader {
+ public:
+  Reader(const std::string& file, const json& j, std::string path)
+      : file_(file), j_(j), path_(std::move(path)) {}
+
+  std::string where(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
+  bool has(const std::string& key) const { return j_.contains(key) && !j_[key].is_null(); }
+  std::string str(const std::string& key, bool required) const {
+    if (!has(key)) {
+      if (required) throw InputError(file_, where(key), "missing required field");
+      return {};
+    }
+    if (!j_[key].is_string()) throw InputError(file_, where(key), "must be a string");
+    const std::string s = j_[key].get<std::string>();
+    if (required && s.empty()) throw InputError(file_, where(key), "must not be empty");
+    return s;
+  }
+  // A finite number >= 0 (or > 0 when `positive`); nullopt when absent or null.
+  std::optional<double> number(const std::string& key, bool positive) const {
+    if (!has(key)) return std::nullopt;
+    return check(j_[key], where(key), positive);
+  }
+  double check(const json& v, const std::string& at, bool positive) const {
+    if (!v.is_number()) throw InputError(file_, at, "must be a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) throw InputError(file_, at, "is not finite");
+    if (positive ? d <= 0 : d < 0)
+      throw InputError(file_, at, positive ? "must be positive" : "must not be negative");
+    return d;
+  }
+  bool boolean(const std::string& key) const {
+    if (!has(key)) throw InputError(file_, where(key), "missing required field");
+    if (!j_[key].is_boolean()) throw InputError(file_, where(key), "must be true or false");
+    return j_[key].get<bool>();
+  }
+
+ private:
+  const std::string& file_;
+  const json& j_;
+  std::string path_;
+};
+
+// Counts in JSON are doubles; clamp before converting so absurd values cannot overflow an int.
+int to_count(std::optional<double> v, int fallback) {
+  return v ? static_cast<int>(std::min(*v, 1e9)) : fallback;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+Point read_point(const std::string& file, const json& j, std::size_t index) {
+  const std::string at = "points[" + std::to_string(index) + "]";
+  if (!j.is_object()) throw InputError(file, at, "must be an object");
+  const Reader r(file, j, at);
+  Point p;
+  p.name = r.str("name", true);
+  p.probe = r.str("probe", true);
+  p.family = r.str("family", true);
+  p.space = r.str("space", true);
+  p.dtype = r.str("dtype", true);
+  p.skipped_reason = r.str("skipped_reason", false);
+  p.working_set_bytes = r.number("working_set_bytes", false).value_or(0);
+  p.flops = r.number("flops", false).value_or(0);
+  p.bytes = r.number("bytes", false).value_or(0);
+  if (!p.measured()) return p;
+
+  p.verified = r.boolean("verified");
+  p.verify_error = r.str("verify_error", false);
+  if (!j.contains("samples") || !j["samples"].is_array() || j["samples"].empty())
+    throw InputError(file, r.where("samples"), "a measured point needs a non-empty array");
+  for (std::size_t i = 0; i < j["samples"].size(); ++i)
+    p.samples.push_back(
+        r.check(j["samples"][i], r.where("samples[" + std::to_string(i) + "]"), true));
+  p.median_s = r.number("median_s", true).value_or(median_of(p.samples));
+  if (p.flops <= 0 && p.bytes <= 0)
+    throw InputError(file, r.where("flops"), "a measured point needs flops or bytes above 0");
+  // Rates and intensity follow from the counts; recomputing them keeps one source of truth.
+  if (p.flops > 0) p.flops_per_s = p.flops / p.median_s;
+  if (p.bytes > 0) p.bytes_per_s = p.bytes / p.median_s;
+  if (p.bytes > 0 && p.flops > 0) p.intensity = p.flops / p.bytes;
+  r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
+  return p;
+}
+
+}  // namespace
+
+const SpaceInfo* Results::find_space(const std::string& name) const {
+  for (const auto& s : spaces)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string Results::device_name(const std::string& space) const {
+  const SpaceInfo* s = find_space(space);
+  if (s && s->device && !s->device->name.empty()) return s->device->name;
+  return cpu_model;
+}
+
+Results parse_results(const std::string& text, const std::string& file) {
+  const json j = parse_results_text(text, file);
+  Results res;
+  res.file = file;
+  res.context = j["context"];
+  if (j.contains("complete") && j["complete"].is_boolean()) res.complete = j["complete"];
+  if (j.contains("profile") && j["profile"].is_object()) {
+    const Reader prof(file, j["profile"], "profile");
+    res.profile_name = prof.str("name", false);
+    res.repetitions = to_count(prof.number("repetitions", true), 0);
+  }
+  const json& ctx = res.context;
+  if (ctx.contains("host") && ctx["host"].is_object())
+    res.hostname = Reader(file, ctx["host"], "context.host").str("hostname", false);
+  if (res.hostname.empty()) res.hostname = "unknown-host";
+  if (ctx.contains("cpu") && ctx["cpu"].is_object()) {
+    const Reader cpu(file, ctx["cpu"], "context.cpu");
+    res.cpu_model = cpu.str("model", false);
+    if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
+      const json& caches = ctx["cpu"]["caches"];
+      for (std::size_t i = 0; i < caches.size(); ++i) {
+        const std::string at = "context.cpu.caches[" + std::to_string(i) + "]";
+        if (!caches[i].is_object()) throw InputError(file, at, "must be an object");
+        const Reader c(file, caches[i], at);
+        CacheInfo info;
+        info.level = to_count(c.number("level", true), 0);
+        info.type = c.str("type", false);
+        info.size_bytes = c.number("size_bytes", true).value_or(0);
+        info.shared_by_threads = std::max(1, to_count(c.number("shared_by_threads", true), 1));
+        if (info.level > 0 && info.size_bytes > 0 && info.type != "instruction")
+          res.caches.push_back(info);
+      }
+    }
+  }
+  if (ctx.contains("spaces") && ctx["spaces"].is_array()) {
+    const json& spaces = ctx["spaces"];
+    for (std::size_t i = 0; i < spaces.size(); ++i) {
+      const std::string at = "context.spaces[" + std::to_string(i) + "]";
+      if (!spaces[i].is_object()) throw InputError(file, at, "must be an object");
+      const Reader s(file, spaces[i], at);
+      SpaceInfo info;
+      info.name = s.str("name", true);
+      info.kind = s.str("kind", false);
+      info.concurrency = std::max(1, to_count(s.number("concurrency", true), 1));
+      if (s.has("device")) {
+        if (!spaces[i]["device"].is_object())
+          throw InputError(file, at + ".device", "must be an object or null");
+        const Reader d(file, spaces[i]["device"], at + ".device");
+        info.device = DeviceInfo{d.str("name", false), d.number("l2_bytes", false).value_or(0)};
+      }
+      res.spaces.push_back(info);
+    }
+  }
+  const json& points = j["points"];
+  for (std::size_t i = 0; i < points.size(); ++i)
+    res.points.push_back(read_point(file, points[i], i));
+  return res;
+}
+
+Results load_results(const std::string& path) {
+  return parse_results(read_text_file(path, "results file"), path);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,70 @@
+#pragma once
+// A results file read into typed structs, every field the reporter uses checked once here, so
+// the fit, report and compare code can trust what it gets.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ridgeline {
+
+struct CacheInfo {
+  int level = 0;
+  std::string type;
+  double size_bytes = 0;
+  int shared_by_threads = 1;
+};
+
+struct DeviceInfo {
+  std::string name;
+  double l2_bytes = 0;  // 0 when not recorded
+};
+
+struct SpaceInfo {
+  std::string name;
+  std::string kind;  // host | device
+  int concurrency = 1;
+  std::optional<DeviceInfo> device;
+};
+
+struct Point {
+  std::string name, probe, family, space, dtype;
+  double working_set_bytes = 0;
+  double flops = 0;  // per kernel call
+  double bytes = 0;  // per kernel call
+  std::optional<double> intensity;
+  std::vector<double> samples;  // seconds per call, one per repetition
+  double median_s = 0;
+  std::optional<double> flops_per_s, bytes_per_s;
+  bool verified = false;
+  std::string verify_error;
+  std::string skipped_reason;
+
+  bool measured() const { return skipped_reason.empty(); }
+  // Library points are references; unverified or skipped points are never fitted.
+  bool fittable() const { return measured() && verified && family != "library"; }
+};
+
+struct Results {
+  std::string file;
+  nlohmann::json context;
+  bool complete = true;
+  int repetitions = 0;  // 0 when the profile does not say
+  std::string profile_name;
+  std::string hostname;
+  std::string cpu_model;
+  std::vector<CacheInfo> caches;
+  std::vector<SpaceInfo> spaces;
+  std::vector<Point> points;
+
+  const SpaceInfo* find_space(const std::string& name) const;
+  // The GPU's name for a device space, else the CPU model: what spec sheets are matched against.
+  std::string device_name(const std::string& space) const;
+};
+
+// Parses and checks a results file's text; `file` names it in errors (InputError).
+Results parse_results(const std::string& text, const std::string& file);
+Results load_results(const std::string& path);
+
+}  // namespace ridgeline

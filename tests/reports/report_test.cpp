@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cli_test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+using namespace test;
+
+// The golden file is the reviewed report; RIDGELINE_UPDATE_GOLDEN=1 rewrites it after a
+// deliberate change (review the diff before committing).
+void expect_golden(const std::string& got, const std::string& golden) {
+  const std::string path = kData + "/golden/" + golden;
+  if (std::getenv("RIDGELINE_UPDATE_GOLDEN")) write_file(path, got);
+  EXPECT_EQ(got, slurp(path)) << "differs from " << path;
+}
+
+TEST(Report, MarkdownMatchesGoldenForTwoRuns) {
+  TempDir out;
+  const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData +
+                             "/cpu_run_b.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_golden(slurp(out.path + "/report.md"), "report_two_cpu_runs.md");
+}
+
+TEST(Report, SummaryStatesWhatWasNotMeasuredAndTheSpecSheet) {
+  TempDir out;
+  const auto r = run_command(kBin + " report " + kData + "/gpu_run.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(out.path + "/report.md");
+  EXPECT_NE(md.find("Cuda bf16: not measured: no bf16 probe on this backend yet"),
+            std::string::npos);
+  EXPECT_NE(md.find("`H200 SXM`): 67.00 TFLOP/s dense, vector unit"), std::string::npos);
+  EXPECT_NE(md.find("clock assumed: boost (1980 MHz)"), std::string::npos);
+  EXPECT_NE(md.find("| cache_read | HBM | 64 MiB – 1 GiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| cache_read | L2 | 1 MiB – 32 MiB |"), std::string::npos);
+  EXPECT_NE(md.find("![roofline of gpu-node](roofline-gpu-node.svg)"), std::string::npos);
+}
+
+TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
+  TempDir out;
+  const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData +
+                             "/gpu_run.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* svg : {"roofline-devbox.svg", "roofline-gpu-node.svg", "roofline-all.svg"}) {
+    const std::string path = out.path + "/" + svg;
+    const auto x = run_command(
+        "python3 -c \"import sys, xml.etree.ElementTree as E; "
+        "E.parse(sys.argv[1])\" " +
+        path);
+    EXPECT_EQ(x.exit_code, 0) << svg << ": " << x.err;
+    const std::string text = slurp(path);
+    EXPECT_NE(text.find(">I*="), std::string::npos) << svg;
+    EXPECT_NE(text.find(">100 GFLOP/s<"), std::string::npos) << svg;
+  }
+  // A deliberately broken document fails the same check, so the check can fail.
+  write_file(out.path + "/broken.svg", "<svg><g></svg>");
+  EXPECT_NE(run_command("python3 -c \"import sys, xml.etree.ElementTree as E; "
+                        "E.parse(sys.argv[1])\" " +
+                        out.path + "/broken.svg")
+                .exit_code,
+            0);
+}
+
+TEST(Fit, CsvTextAndJson) {
+  const auto t = run_command(kBin + " fit --csv " + kData + "/roofline.csv");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("  P  = "), std::string::npos);
+  EXPECT_NE(t.out.find("95% CI ["), std::string::npos);
+  const auto j = run_command(kBin + " fit --json --csv " + kData + "/roofline.csv");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  for (const char* key : {"\"peak_flops\"", "\"bandwidth\"", "\"ridge_point\"", "\"peak_flops_ci\"",
+                          "\"bandwidth_ci\"", "\"ridge_point_ci\""})
+    EXPECT_NE(j.out.find(key), std::string::npos) << key;
+}
+
+TEST(Fit, ResultsFilePerSpaceAndDtype) {
+  const auto r = run_command(kBin + " fit --json " + kData + "/cpu_run_a.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"dtype\": \"fp32\""), std::string::npos);
+  EXPECT_NE(r.out.find("not measured: fp16 arithmetic"), std::string::npos);
+}
+
+TEST(Place, UsesFittedRoofs) {
+  const auto r = run_command(kBin + " place " + kData + "/cpu_run_a.json --intensities 1,1000");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("devbox OpenMP fp64 (fitted): ridge point I* = "), std::string::npos);
+  EXPECT_NE(r.out.find("I=      1 FLOP/byte ->   49.6 GFLOP/s ( 25.0% of peak, memory-bound)"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace ridgeline
