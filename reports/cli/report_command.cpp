@@ -39,7 +39,9 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
     for (const auto& p : f.results.points)
       if (p.space == g.fit.space && p.dtype == g.fit.dtype && p.measured() && p.verified &&
-          p.intensity && p.flops_per_s && p.family != "cache")
+          p.intensity && p.flops_per_s && p.family != "cache" && p.family != "peak")
+        // Register-only peak points sit at intensities of millions (one store per work item);
+        // they are shown by the fitted P roof instead of stretching the axis.
         s.points.push_back({*p.intensity, *p.flops_per_s, p.family == "library"});
     out.push_back(std::move(s));
   }

@@ -8,8 +8,8 @@
 namespace ridgeline {
 namespace {
 
-constexpr double kWidth = 960, kHeight = 600;
-constexpr double kLeft = 80, kRight = 660, kTop = 40, kBottom = 540;  // plot area
+constexpr double kWidth = 980, kHeight = 600;
+constexpr double kLeft = 100, kRight = 680, kTop = 40, kBottom = 540;  // plot area
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                    "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 constexpr const char* kDashes[] = {"", "8 4", "2 3", "12 3 3 3"};
