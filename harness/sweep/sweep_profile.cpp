@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "results/input_error.hpp"
+#include "results/results_file.hpp"
 
 namespace ridgeline {
 namespace {
@@ -167,14 +167,7 @@ SweepProfile load_sweep_profile(const std::string& name_or_path) {
                            ", or a path to a JSON file)");
     }
   }
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open sweep profile");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "", std::string("malformed JSON: ") + e.what());
-  }
+  const json j = read_json_file(path, "sweep profile");
   return parse_sweep_profile(j, path);
 }
 

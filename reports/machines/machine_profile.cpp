@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
 #include "results/input_error.hpp"
+#include "results/results_file.hpp"
 
 namespace ridgeline {
 namespace {
@@ -56,14 +56,7 @@ std::optional<SpecPeak> MachineProfile::dense_peak(const std::string& dtype,
 }
 
 MachineProfile load_machine_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open machine profile");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "", std::string("malformed JSON: ") + e.what());
-  }
+  const json j = read_json_file(path, "machine profile");
   if (!j.is_object()) throw InputError(path, "", "a machine profile must be a JSON object");
   MachineProfile m;
   m.file = path;

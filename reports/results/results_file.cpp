@@ -51,14 +51,21 @@ nlohmann::json read_results_file(const std::string& path) {
   return parse_results_text(read_text_file(path, "results file"), path);
 }
 
-nlohmann::json parse_results_text(const std::string& text, const std::string& path) {
-  nlohmann::json j;
+nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   try {
-    j = nlohmann::json::parse(text);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     // parse_error, and out_of_range for numbers like 1e999 that overflow a double.
     throw InputError(path, "", std::string("malformed JSON: ") + e.what());
   }
+}
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  return parse_json_text(read_text_file(path, what), path);
+}
+
+nlohmann::json parse_results_text(const std::string& text, const std::string& path) {
+  const nlohmann::json j = parse_json_text(text, path);
   if (!j.is_object()) throw InputError(path, "", "a results file must be a JSON object");
   if (!j.contains("schema_version") || !j["schema_version"].is_string())
     throw InputError(path, "schema_version", "missing (not a ridgeline results file?)");

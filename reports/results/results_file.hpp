@@ -21,6 +21,12 @@ nlohmann::json read_results_file(const std::string& path);
 // The same checks on text already in memory; `path` only names the source in errors.
 nlohmann::json parse_results_text(const std::string& text, const std::string& path);
 
+// Parses JSON; malformed text (and numbers that overflow a double) throw InputError naming `path`.
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
+
+// read_text_file + parse_json_text, for every JSON input (results, profiles, machine sheets).
+nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
 // Reads a whole file; throws InputError when it cannot be opened.
 std::string read_text_file(const std::string& path, const std::string& what);
 
