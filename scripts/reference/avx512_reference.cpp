@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
           __m512d acc[8];
           for (int k = 0; k < 8; ++k) acc[k] = _mm512_setzero_pd();
           for (long i = begin; i < begin + per; i += 64)
-            for (int k = 0; k < 8; ++k) acc[k] = _mm512_add_pd(acc[k], _mm512_load_pd(b + i + 8 * k));
+            for (int k = 0; k < 8; ++k)
+              acc[k] = _mm512_add_pd(acc[k], _mm512_load_pd(b + i + 8 * k));
           for (int k = 1; k < 8; ++k) acc[0] = _mm512_add_pd(acc[0], acc[k]);
           s += _mm512_reduce_add_pd(acc[0]);
         }
