@@ -226,6 +226,7 @@ TEST_F(NightlyScript, FailedVerificationFailsTheNightAndNeverBecomesTheBaseline)
   EXPECT_EQ(n.r.exit_code, 1) << n.r.err;
   EXPECT_NE(n.summary().find("FAILED VERIFICATION"), std::string::npos) << n.summary();
   EXPECT_NE(n.summary().find("baseline not updated"), std::string::npos) << n.summary();
+  EXPECT_EQ(n.summary().find("NEW BASELINE"), std::string::npos) << n.summary();
   EXPECT_FALSE(fs::exists(baselines()) && !fs::is_empty(baselines()));
 }
 
