@@ -182,15 +182,20 @@ class HalfPeakProbe final : public Probe {
     const int steps = k_;
     float* KOKKOS_RESTRICT out = out_.data();
     const HalfConstants<H> k;
-    const HalfInputs<H> in = half_input_pairs<H>();
+    // Inputs computed in the kernel: a table indexed by a run-time value would live in local
+    // memory (ptxas gave it a 120-byte stack frame).
+    const float first = half_input<H>(0);
     Kokkos::parallel_for(
         "ridgeline::peak_half", typename LaunchShape<Space>::Policy(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item) {
           const P minus_one = packed_from_bits<P>(k.minus_one), zero = packed_from_bits<P>(k.zero),
                   step = packed_from_bits<P>(k.step);
           P v[C];
-          for (std::size_t c = 0; c < C; ++c)
-            v[c] = packed_from_bits<P>(in.pair[l.index(item, c) % 8]);
+          for (std::size_t c = 0; c < C; ++c) {
+            const std::size_t p = l.index(item, c) % 8;  // lanes 2p and 2p + 1 (mod 16)
+            v[c] = packed_from_floats<P>(first + float(2 * p) * kHalfStep,
+                                         first + float(2 * p + 1) * kHalfStep);
+          }
           half_steps(v, steps, minus_one, zero, step);
           float total = 0;
           for (std::size_t c = 0; c < C; ++c) total += packed_lane_sum(v[c]);

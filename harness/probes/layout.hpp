@@ -33,7 +33,8 @@ struct BlockLayout {
 // size deduction walks down from the bound and keeps the smallest size >= 128 that reaches the
 // highest occupancy, so with the bound at 128 it launches exactly 128 whenever 128-thread blocks
 // reach full occupancy: 16 blocks = 2048 threads per SM on sm_90 (needs <= 32 registers), 12 blocks
-// = 1536 threads on sm_89 (<= 40 registers); the probes use 16-30 (see backends/README.md). Why
+// = 1536 threads on sm_89 (<= 40 registers); ptxas gives the fma/peak kernels 26-32 on sm_90
+// with no spills (backends/README.md). Why
 // 128 and not Kokkos' unbounded choice: it is the size Kokkos would pick anyway at full occupancy,
 // written down so it is recorded per point and does not change silently with register counts;
 // small blocks also spread a probe's work over all SMs for the smaller ladder rungs.
