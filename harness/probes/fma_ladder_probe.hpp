@@ -38,7 +38,8 @@ class FmaLadderProbe final : public Probe {
     info_.flops = 2.0 * K * double(n);
     info_.bytes = 2.0 * double(n) * sizeof(T);
     info_.params = {
-        {"k", K}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
+        {"k", K}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item},
+        {"block_size", LaunchShape<Space>::block_size_json()}};
     info_.name = point_name("fma", info_.space, info_.dtype, grade("k", K));
   }
 
@@ -67,7 +68,7 @@ class FmaLadderProbe final : public Probe {
     T* KOKKOS_RESTRICT y = y_.data();
     const T alpha = kFmaAlpha<T>, beta = kFmaBeta<T>;
     Kokkos::parallel_for(
-        "ridgeline::fma", Kokkos::RangePolicy<Space>(0, l.items),
+        "ridgeline::fma", typename LaunchShape<Space>::Policy(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item) {
           for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {
             T v[C];

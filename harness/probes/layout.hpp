@@ -3,6 +3,7 @@
 // contiguous block (vectorisable, cache-friendly, first-touch local); device spaces interleave so
 // that neighbouring threads touch neighbouring elements (coalesced).
 #include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 
@@ -27,8 +28,25 @@ struct BlockLayout {
 
 // Launch shape per backend: how many elements one work item owns (`granule`, a multiple of the
 // inner vector width) and how many items a host space uses.
+//
+// GPU thread blocks: 128 threads (kBlockSize), passed to Kokkos as LaunchBounds. Kokkos' block
+// size deduction walks down from the bound and keeps the smallest size >= 128 that reaches the
+// highest occupancy, so with the bound at 128 it launches exactly 128 whenever 128-thread blocks
+// reach full occupancy: 16 blocks = 2048 threads per SM on sm_90 (needs <= 32 registers), 12 blocks
+// = 1536 threads on sm_89 (<= 40 registers); ptxas gives the fma/peak kernels 26-32 on sm_90
+// with no spills (backends/README.md). Why
+// 128 and not Kokkos' unbounded choice: it is the size Kokkos would pick anyway at full occupancy,
+// written down so it is recorded per point and does not change silently with register counts;
+// small blocks also spread a probe's work over all SMs for the smaller ladder rungs.
 template <class Space>
 struct LaunchShape {
+  static constexpr unsigned kBlockSize = kIsDeviceSpace<Space> ? 128 : 0;
+  // The policy of one work item per index, with the block bound on device spaces.
+  using Policy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<kBlockSize, 0>>;
+  // Launch facts recorded in a point's params (block_size null on host spaces).
+  static nlohmann::json block_size_json() {
+    return kBlockSize ? nlohmann::json(kBlockSize) : nlohmann::json(nullptr);
+  }
   static constexpr std::size_t kVectorBytes = kIsDeviceSpace<Space> ? 0 : 512;
   // Independent accumulators / chains in flight: 8 zmm registers' worth on AVX-512 hosts; 8 per
   // thread on GPUs (with thousands of threads per SM the rest of the latency is hidden by warps).

@@ -39,7 +39,8 @@ class PeakProbe final : public Probe {
     info_.flops = double(n) * (2.0 * k + 1.0);
     info_.bytes = double(layout_.items) * sizeof(T);
     info_.params = {
-        {"k", k}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
+        {"k", k}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item},
+        {"block_size", LaunchShape<Space>::block_size_json()}};
     info_.name = point_name("peak", info_.space, info_.dtype, grade("k", k));
   }
 
@@ -56,7 +57,7 @@ class PeakProbe final : public Probe {
     T* KOKKOS_RESTRICT out = out_.data();
     const T alpha = kFmaAlpha<T>, beta = kFmaBeta<T>;
     Kokkos::parallel_for(
-        "ridgeline::peak", Kokkos::RangePolicy<Space>(0, l.items),
+        "ridgeline::peak", typename LaunchShape<Space>::Policy(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item) {
           T total = T(0);
           for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {

@@ -6,6 +6,8 @@
 
 #include "host/cpu_info.hpp"
 #include "probes/fma_ladder_probe.hpp"
+#include "probes/half_fma_probe.hpp"
+#include "compat/kokkos_kernels_compat.hpp"
 #include "probes/library_probes.hpp"
 #include "probes/peak_probe.hpp"
 #include "probes/point_name.hpp"
@@ -91,9 +93,19 @@ class Planner {
   std::vector<PointPlan> take() { return std::move(plan_); }
 
  private:
-  // Half precision needs native types: on host backends Kokkos' half_t is a plain float.
+  // Half precision needs native types: on host backends Kokkos' half_t is a plain float. Device
+  // backends run packed two-lane probes (probes/half_fma_probe.hpp).
   template <class Space>
   void half(const std::string& dtype) {
+#if defined(RIDGELINE_PACKED_HALF)
+    if constexpr (kIsDeviceSpace<Space>) {
+      if (dtype == "fp16")
+        half_typed<Space, Fp16>();
+      else
+        half_typed<Space, Bf16>();
+      return;
+    }
+#endif
     const std::string reason =
         kIsDeviceSpace<Space>
             ? "packed " + dtype + " probes are not implemented for the " + Space::name() +
@@ -112,6 +124,61 @@ class Planner {
       plan_.push_back(std::move(p));
     }
   }
+
+#if defined(RIDGELINE_PACKED_HALF)
+  template <class Space, class H>
+  void half_typed() {
+    if (profile_.fma) half_ladder<Space, H>(std::make_integer_sequence<int, 14>{});
+    if (profile_.peak)
+      add(std::make_unique<HalfPeakProbe<Space, H>>(
+          std::size_t(work_scale_ * profile_.peak_flops_per_call / (2.0 * profile_.peak_k)),
+          profile_.peak_k));
+    for (const auto& lib : profile_.library_probes)
+      if (lib == "gemm" && probe_wanted("gemm")) {
+        PointPlan p;
+        p.info.probe = "gemm";
+        p.info.family = "library";
+        p.info.space = Space::name();
+        p.info.dtype = H::kName;
+        p.info.name = point_name("gemm", Space::name(), H::kName, grade("n", profile_.gemm_n));
+        p.skipped_reason = half_gemm_reason<Space, H>();
+        plan_.push_back(std::move(p));
+      }
+  }
+  template <class Space, class H, int... J>
+  void half_ladder(std::integer_sequence<int, J...>) {
+    (half_rung<Space, H, (1 << J)>(), ...);
+  }
+  template <class Space, class H, int K>
+  void half_rung() {
+    if (K > profile_.fma_k_max) return;
+    const std::size_t dram_n = dram_bytes_ / (2 * 2);
+    const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
+    add(std::make_unique<HalfFmaLadderProbe<Space, H, K>>(
+        std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+  }
+  // A tensor-core roof needs Kokkos Kernels to hand half/bf16 gemm to the vendor BLAS; its TPL
+  // table says whether it does (Kokkos Kernels 4.7.00: cuBLAS gemm only for double, float and
+  // their complex types, so no).
+  template <class Space, class H>
+  static std::string half_gemm_reason() {
+    using Scalar = std::conditional_t<std::is_same_v<H, Fp16>, Kokkos::Experimental::half_t,
+                                      Kokkos::Experimental::bhalf_t>;
+    using Device = Kokkos::Device<Space, typename Space::memory_space>;
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    using A = Kokkos::View<const Scalar**, Kokkos::LayoutLeft, Device, Unmanaged>;
+    using C = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device, Unmanaged>;
+    if constexpr (KokkosBlas::Impl::gemm_tpl_spec_avail<Space, A, A, C>::value)
+      return std::string("Kokkos Kernels hands ") + H::kName +
+             " gemm to the vendor BLAS, but ridgeline has no half-precision gemm probe yet";
+    else
+      return std::string("no tensor-core roof: Kokkos Kernels ") +
+             compat::kokkos_kernels_version() + " has no vendor-BLAS (TPL) gemm for " + H::kName +
+             " on " + Space::name() +
+             " (KokkosBlas3_gemm_tpl_spec_avail.hpp: cuBLAS/rocBLAS only for double, float and "
+             "their complex types); its own generic kernel would not use tensor cores";
+  }
+#endif
 
   bool probe_wanted(const std::string& probe) const { return wanted(filter_.probes, probe); }
 

@@ -24,7 +24,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 json point_json(const PointInfo& info, const std::vector<double>& samples,
-                const Verification& verification, const std::string& skipped_reason) {
+                const Verification& verification, const std::string& skipped_reason,
+                const json& measurement) {
   json p = {{"name", info.name},
             {"probe", info.probe},
             {"family", info.family},
@@ -56,6 +57,10 @@ json point_json(const PointInfo& info, const std::vector<double>& samples,
     p["verify_error"] = nullptr;
     p["skipped_reason"] = skipped_reason.empty() ? "no samples" : skipped_reason;
   }
+  const bool has_measurement = measured && measurement.is_object();
+  p["timer"] = has_measurement ? measurement.value("timer", json(nullptr)) : json(nullptr);
+  p["l2_flush_bytes"] = has_measurement ? measurement.value("l2_flush_bytes", json(0)) : json(0);
+  p["telemetry"] = has_measurement ? measurement.value("telemetry", json(nullptr)) : json(nullptr);
   return p;
 }
 

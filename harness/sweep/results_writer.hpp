@@ -12,8 +12,11 @@
 namespace ridgeline {
 
 // One point's entry: info, timing statistics of `samples` (seconds per call), verification.
+// `measurement` ({"timer", "l2_flush_bytes", "telemetry"}) comes from the space's backend; null
+// for points that were not measured.
 nlohmann::json point_json(const PointInfo& info, const std::vector<double>& samples,
-                          const Verification& verification, const std::string& skipped_reason);
+                          const Verification& verification, const std::string& skipped_reason,
+                          const nlohmann::json& measurement = nullptr);
 
 class ResultsWriter {
  public:

@@ -13,6 +13,7 @@
 
 #include "compat/kokkos_compat.hpp"
 #include "context/context.hpp"
+#include "measurement.hpp"
 #include "results/input_error.hpp"
 #include "sweep/results_writer.hpp"
 
@@ -47,6 +48,7 @@ class Sweep {
     if (active_ != idx) {
       try {
         point.probe->setup();
+        telemetry_.clear();
         warm_up(*point.probe);
       } catch (const std::exception& e) {
         state.SkipWithError(fmt::format("setup failed: {}", e.what()).c_str());
@@ -57,15 +59,27 @@ class Sweep {
     }
     Probe& probe = *point.probe;
     const int calls = calls_per_iteration(point.info.probe);
+    // Timer, cache flush and telemetry come from the space's backend (backends/measurement.hpp).
+    MeasurementBackend& backend = backend_for(point.info.space);
+    const bool cold = wants_cold_cache(point.info.family);
+    std::vector<TelemetryReading> readings;
+    Clock::time_point last_reading{};
     Kokkos::Profiling::pushRegion("ridgeline::" + point.info.name);
     for (auto _ : state) {
       probe.fence();  // nothing earlier may leak into the timed region
-      const auto t0 = Clock::now();
+      if (cold) backend.flush_cache();  // ordered before the timer's start, not timed
+      backend.timer().start();
       for (int c = 0; c < calls; ++c) probe.run();
-      probe.fence();
-      state.SetIterationTime(seconds_since(t0));
+      state.SetIterationTime(backend.timer().stop([&probe] { probe.fence(); }));
+      // Telemetry between samples, at most every 10 ms (an NVML query takes tens of µs).
+      if (Clock::now() - last_reading > std::chrono::milliseconds(10)) {
+        if (auto r = backend.read_telemetry()) readings.push_back(*r);
+        last_reading = Clock::now();
+      }
     }
     Kokkos::Profiling::popRegion();
+    // One entry per call of measure(); the last ones belong to the reported repetitions.
+    telemetry_.push_back(std::move(readings));
     state.counters["FLOP/s"] =
         benchmark::Counter(point.info.flops, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["B/s"] =
@@ -84,8 +98,9 @@ class Sweep {
       point.probe->fence();
       v = point.probe->verify();
     }
-    const auto entry =
-        point_json(point.info, error.empty() ? samples : std::vector<double>{}, v, error);
+    const auto entry = point_json(point.info, error.empty() ? samples : std::vector<double>{}, v,
+                                  error, measurement_json(point.info, samples.size()));
+    telemetry_.clear();
     writer_.add(entry);
     point.probe.reset();
     active_ = SIZE_MAX;
@@ -126,6 +141,24 @@ class Sweep {
   }
 
  private:
+  MeasurementBackend& backend_for(const std::string& space) {
+    auto& b = backends_[space];
+    if (!b) b = open_measurement_backend(space);
+    return *b;
+  }
+  // How the point was timed, and its telemetry over the reported samples (null where none).
+  nlohmann::json measurement_json(const PointInfo& info, std::size_t samples) {
+    const auto it = backends_.find(info.space);
+    if (it == backends_.end()) return nullptr;
+    const MeasurementBackend& b = *it->second;
+    const std::size_t n = std::min(samples, telemetry_.size());
+    const std::vector<std::vector<TelemetryReading>> reported(
+        telemetry_.end() - static_cast<std::ptrdiff_t>(n), telemetry_.end());
+    return {{"timer", b.timer_name()},
+            {"l2_flush_bytes", wants_cold_cache(info.family) ? b.flush_bytes() : 0},
+            {"telemetry", summarize_telemetry(reported, b.reference_sm_clock_mhz())}};
+  }
+
   void warm_up(Probe& probe) const {
     const auto t0 = Clock::now();
     do {
@@ -147,6 +180,8 @@ class Sweep {
   std::vector<PointPlan> plan_;
   ResultsWriter& writer_;
   std::map<std::string, std::size_t> index_;
+  std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
+  std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::size_t active_ = SIZE_MAX;
   std::size_t done_ = 0, total_ = 0;
   Clock::time_point start_;

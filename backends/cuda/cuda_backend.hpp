@@ -1,0 +1,11 @@
+#pragma once
+// The CUDA measurement backend: cudaEvent timer on Kokkos' stream, L2 flush, NVML telemetry.
+#include <memory>
+
+#include "measurement.hpp"
+
+namespace ridgeline::cuda {
+
+std::unique_ptr<MeasurementBackend> open_backend();
+
+}  // namespace ridgeline::cuda

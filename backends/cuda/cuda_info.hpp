@@ -1,0 +1,13 @@
+#pragma once
+// Device facts of Kokkos' current CUDA device, from the CUDA runtime.
+#include <nlohmann/json.hpp>
+
+namespace ridgeline::cuda {
+
+// {"name", "arch" ("sm_90"), "compute_units" (SMs), "warp_size", "memory_bytes", "l2_bytes",
+//  "sm_clock_mhz", "mem_clock_mhz"}: clocks are the peak clocks the runtime reports through
+// cudaDeviceGetAttribute (cudaDeviceProp's clockRate fields are gone in CUDA 13); null when the
+// runtime does not report them.
+nlohmann::json describe_current_device();
+
+}  // namespace ridgeline::cuda

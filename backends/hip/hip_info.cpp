@@ -1,0 +1,47 @@
+#include "hip/hip_info.hpp"
+
+#include <hip/hip_runtime_api.h>
+#include <Kokkos_Core.hpp>
+
+#include "hip/hip_check.hpp"
+
+namespace ridgeline::hip {
+
+namespace {
+
+nlohmann::json clock_mhz(hipDeviceAttribute_t attr, int device) {
+  int khz = 0;
+  if (hipDeviceGetAttribute(&khz, attr, device) != hipSuccess) {
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  return khz > 0 ? nlohmann::json(khz / 1000.0) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t l2_bytes) {
+  if (gfx_arch.rfind("gfx942", 0) == 0) return std::uint64_t(256) << 20;
+  return l2_bytes;
+}
+
+nlohmann::json describe_current_device() {
+  const int device = Kokkos::HIP().hip_device();
+  hipDeviceProp_t p{};
+  RIDGELINE_HIP_CHECK(hipGetDeviceProperties(&p, device));
+  // gcnArchName is e.g. "gfx90a:sramecc+:xnack-": the part before the first ':' is the arch.
+  std::string arch = p.gcnArchName;
+  arch = arch.substr(0, arch.find(':'));
+  const auto l2 = static_cast<std::uint64_t>(p.l2CacheSize);
+  return {{"name", p.name},
+          {"arch", arch},
+          {"compute_units", p.multiProcessorCount},
+          {"warp_size", p.warpSize},
+          {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
+          {"l2_bytes", l2},
+          {"llc_bytes", last_level_cache_bytes(arch, l2)},
+          {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
+          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)}};
+}
+
+}  // namespace ridgeline::hip

@@ -1,0 +1,20 @@
+#pragma once
+// Device facts of Kokkos' current HIP device, from the HIP runtime.
+// UNVERIFIED: never compiled here (no ROCm on the development machine).
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace ridgeline::hip {
+
+// As cuda::describe_current_device(), with "arch" the gfx name ("gfx90a", "gfx942") and
+// "compute_units" the CU count; adds "llc_bytes" where the last-level cache is not the L2 (the
+// MI300 series' 256 MiB Infinity Cache, which HIP does not report).
+nlohmann::json describe_current_device();
+
+// The last level cache for a gfx name and its reported L2: MI300 (gfx942) has a 256 MiB
+// Infinity Cache (MALL) behind the L2; others have the L2 as the last level.
+std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t l2_bytes);
+
+}  // namespace ridgeline::hip

@@ -1,0 +1,54 @@
+// Picks the measurement backend of an execution space; the host one lives here too.
+#include "measurement.hpp"
+
+#include <Kokkos_Macros.hpp>
+
+#include <chrono>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cuda/cuda_backend.hpp"
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include "hip/hip_backend.hpp"
+#endif
+
+namespace ridgeline {
+namespace {
+
+class SteadyClockTimer final : public SampleTimer {
+ public:
+  void start() override { t0_ = std::chrono::steady_clock::now(); }
+  double stop(const std::function<void()>& wait) override {
+    wait();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+};
+
+class HostBackend final : public MeasurementBackend {
+ public:
+  const char* timer_name() const override { return "steady_clock"; }
+  SampleTimer& timer() override { return timer_; }
+
+ private:
+  SteadyClockTimer timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<MeasurementBackend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+std::unique_ptr<MeasurementBackend> open_measurement_backend(const std::string& space_name) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (space_name == "Cuda") return cuda::open_backend();
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (space_name == "HIP") return hip::open_backend();
+#endif
+  (void)space_name;
+  return make_host_backend();
+}
+
+}  // namespace ridgeline

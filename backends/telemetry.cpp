@@ -1,0 +1,103 @@
+#include "telemetry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ridgeline {
+
+using nlohmann::json;
+
+std::vector<std::string> throttle_reason_names(std::uint64_t reasons) {
+  static constexpr struct {
+    std::uint64_t bit;
+    const char* name;
+  } kNames[] = {{throttle::kGpuIdle, "gpu_idle"},
+                {throttle::kApplicationsClocksSetting, "applications_clocks_setting"},
+                {throttle::kSwPowerCap, "sw_power_cap"},
+                {throttle::kHwSlowdown, "hw_slowdown"},
+                {throttle::kSyncBoost, "sync_boost"},
+                {throttle::kSwThermalSlowdown, "sw_thermal_slowdown"},
+                {throttle::kHwThermalSlowdown, "hw_thermal_slowdown"},
+                {throttle::kHwPowerBrakeSlowdown, "hw_power_brake_slowdown"},
+                {throttle::kDisplayClockSetting, "display_clock_setting"}};
+  std::vector<std::string> out;
+  std::uint64_t known = 0;
+  for (const auto& n : kNames) {
+    known |= n.bit;
+    if (reasons & n.bit) out.emplace_back(n.name);
+  }
+  if (const std::uint64_t rest = reasons & ~known) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(rest));
+    out.emplace_back(buf);
+  }
+  return out;
+}
+
+bool is_throttled(const TelemetryReading& r, double reference_sm_clock_mhz) {
+  if (r.throttle_reasons & throttle::kSlowdownMask) return true;
+  return reference_sm_clock_mhz > 0 && std::isfinite(r.sm_clock_mhz) &&
+         r.sm_clock_mhz < kThrottleClockFraction * reference_sm_clock_mhz;
+}
+
+namespace {
+
+json median_or_null(std::vector<double> v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
+  if (v.empty()) return nullptr;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_sample,
+                         double reference_sm_clock_mhz) {
+  std::vector<double> sm, mem, power, temp;
+  json flags = json::array();
+  std::uint64_t reasons = 0;
+  bool any_reading = false, any_throttled = false;
+  for (const auto& readings : per_sample) {
+    bool throttled = false;
+    for (const auto& r : readings) {
+      any_reading = true;
+      sm.push_back(r.sm_clock_mhz);
+      mem.push_back(r.mem_clock_mhz);
+      power.push_back(r.power_w);
+      temp.push_back(r.temp_c);
+      if (is_throttled(r, reference_sm_clock_mhz)) {
+        throttled = true;
+        reasons |= r.throttle_reasons & throttle::kSlowdownMask;
+      }
+    }
+    flags.push_back(throttled);
+    any_throttled = any_throttled || throttled;
+  }
+  if (!any_reading) return nullptr;
+  json names = json::array();
+  for (auto& n : throttle_reason_names(reasons)) names.push_back(n);
+  if (any_throttled && reasons == 0) names.push_back("sm_clock_below_75_percent");
+  return {{"sm_clock_mhz", median_or_null(sm)},
+          {"mem_clock_mhz", median_or_null(mem)},
+          {"power_w", median_or_null(power)},
+          {"temp_c", median_or_null(temp)},
+          {"reference_sm_clock_mhz",
+           reference_sm_clock_mhz > 0 ? json(reference_sm_clock_mhz) : json(nullptr)},
+          {"throttled", any_throttled},
+          {"throttle_reasons", names},
+          {"throttled_samples", flags}};
+}
+
+std::uint64_t l2_flush_bytes(std::uint64_t l2_bytes, std::uint64_t memory_bytes) {
+  if (l2_bytes == 0) return 0;
+  constexpr std::uint64_t kGranule = 2u << 20;
+  std::uint64_t bytes = (2 * l2_bytes + kGranule - 1) / kGranule * kGranule;
+  if (memory_bytes) bytes = std::min(bytes, memory_bytes / 16);
+  return bytes;
+}
+
+bool wants_cold_cache(const std::string& family) { return family == "bandwidth" || family == "fma"; }
+
+}  // namespace ridgeline

@@ -1,0 +1,152 @@
+// The backend-independent parts of measurement: telemetry decoding and flagging, the per-point
+// summary, L2 flush sizing, which families get a cold cache, the host backend's timer, and what a
+// point records about how it was measured. They run in the CPU build (CI has no GPU).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "measurement.hpp"
+#include "sweep/results_writer.hpp"
+#include "telemetry.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+TelemetryReading reading(double sm, double power, std::uint64_t reasons = 0) {
+  TelemetryReading r;
+  r.sm_clock_mhz = sm;
+  r.mem_clock_mhz = 2619;
+  r.power_w = power;
+  r.temp_c = 60;
+  r.throttle_reasons = reasons;
+  return r;
+}
+
+TEST(Telemetry, DecodesNvmlThrottleBits) {
+  EXPECT_TRUE(throttle_reason_names(0).empty());
+  EXPECT_EQ(throttle_reason_names(throttle::kSwPowerCap | throttle::kHwThermalSlowdown),
+            (std::vector<std::string>{"sw_power_cap", "hw_thermal_slowdown"}));
+  EXPECT_EQ(throttle_reason_names(throttle::kGpuIdle), (std::vector<std::string>{"gpu_idle"}));
+  // Bits NVML may add later are kept, not dropped.
+  EXPECT_EQ(throttle_reason_names(0x1000 | throttle::kHwSlowdown),
+            (std::vector<std::string>{"hw_slowdown", "0x1000"}));
+}
+
+TEST(Telemetry, FlagsSlowdownReasonsAndLowClocksOnly) {
+  EXPECT_FALSE(is_throttled(reading(1980, 500), 1980));
+  EXPECT_TRUE(is_throttled(reading(1980, 700, throttle::kSwPowerCap), 1980));
+  EXPECT_TRUE(is_throttled(reading(1980, 700, throttle::kHwPowerBrakeSlowdown), 1980));
+  // Idle, application clocks, sync boost and display clock describe settings, not slowdowns.
+  EXPECT_FALSE(is_throttled(reading(1980, 500,
+                                    throttle::kGpuIdle | throttle::kApplicationsClocksSetting |
+                                        throttle::kSyncBoost | throttle::kDisplayClockSetting),
+                            1980));
+  // Below 75 % of the reference clock counts without a reason bit; unknown reference: no test.
+  EXPECT_TRUE(is_throttled(reading(1400, 500), 1980));
+  EXPECT_FALSE(is_throttled(reading(1500, 500), 1980));
+  EXPECT_FALSE(is_throttled(reading(1400, 500), 0));
+  EXPECT_FALSE(is_throttled(reading(NAN, 500), 1980));
+}
+
+TEST(Telemetry, SummaryHasMediansAndOneFlagPerSample) {
+  const std::vector<std::vector<TelemetryReading>> samples = {
+      {reading(1980, 400), reading(1970, 420)},
+      {reading(1755, 700, throttle::kSwPowerCap)},
+      {},  // a sample without a reading is not throttled
+      {reading(1980, 410)}};
+  const json t = summarize_telemetry(samples, 1980);
+  ASSERT_TRUE(t.is_object());
+  EXPECT_DOUBLE_EQ(t["sm_clock_mhz"].get<double>(), 1975);
+  EXPECT_DOUBLE_EQ(t["power_w"].get<double>(), 415);
+  EXPECT_DOUBLE_EQ(t["mem_clock_mhz"].get<double>(), 2619);
+  EXPECT_DOUBLE_EQ(t["temp_c"].get<double>(), 60);
+  EXPECT_TRUE(t["throttled"].get<bool>());
+  EXPECT_EQ(t["throttle_reasons"], json::array({"sw_power_cap"}));
+  EXPECT_EQ(t["throttled_samples"], json::array({false, true, false, false}));
+  EXPECT_DOUBLE_EQ(t["reference_sm_clock_mhz"].get<double>(), 1980);
+}
+
+TEST(Telemetry, ClockOnlyThrottlingIsNamed) {
+  const json t = summarize_telemetry({{reading(900, 300)}}, 1980);
+  EXPECT_TRUE(t["throttled"].get<bool>());
+  EXPECT_EQ(t["throttle_reasons"], json::array({"sm_clock_below_75_percent"}));
+}
+
+TEST(Telemetry, NoReadingsGiveNullAndUnknownValuesGiveNullFields) {
+  EXPECT_TRUE(summarize_telemetry({}, 1980).is_null());
+  EXPECT_TRUE(summarize_telemetry({{}, {}}, 1980).is_null());
+  TelemetryReading only_clock;
+  only_clock.sm_clock_mhz = 2520;
+  const json t = summarize_telemetry({{only_clock}}, 0);
+  EXPECT_DOUBLE_EQ(t["sm_clock_mhz"].get<double>(), 2520);
+  EXPECT_TRUE(t["power_w"].is_null());
+  EXPECT_TRUE(t["reference_sm_clock_mhz"].is_null());
+  EXPECT_FALSE(t["throttled"].get<bool>());
+  // The summary must be valid JSON: no NaN anywhere.
+  EXPECT_EQ(t.dump().find("NaN"), std::string::npos);
+}
+
+TEST(FlushSizing, TwiceTheL2RoundedUpAndCapped) {
+  constexpr std::uint64_t MiB = 1 << 20;
+  EXPECT_EQ(l2_flush_bytes(0, 80ull << 30), 0u);                  // unknown L2: no flush
+  EXPECT_EQ(l2_flush_bytes(72 * MiB, 24ull << 30), 144 * MiB);    // RTX 4090
+  EXPECT_EQ(l2_flush_bytes(50 * MiB, 80ull << 30), 100 * MiB);    // H100 SXM
+  EXPECT_EQ(l2_flush_bytes(60 * MiB, 141ull << 30), 120 * MiB);   // H200
+  EXPECT_EQ(l2_flush_bytes(MiB + 1, 0), 4 * MiB);                 // rounded up to 2 MiB
+  EXPECT_EQ(l2_flush_bytes(256 * MiB, 1024 * MiB), 64 * MiB);     // at most 1/16 of memory
+}
+
+TEST(FlushSizing, OnlyDramFamiliesAreTimedCold) {
+  EXPECT_TRUE(wants_cold_cache("bandwidth"));
+  EXPECT_TRUE(wants_cold_cache("fma"));
+  EXPECT_FALSE(wants_cold_cache("cache"));
+  EXPECT_FALSE(wants_cold_cache("peak"));
+  EXPECT_FALSE(wants_cold_cache("library"));
+}
+
+TEST(HostBackend, TimesBetweenFencesWithoutFlushOrTelemetry) {
+  for (const char* space : {"OpenMP", "Serial"}) {
+    auto b = open_measurement_backend(space);
+    EXPECT_STREQ(b->timer_name(), "steady_clock");
+    EXPECT_EQ(b->flush_bytes(), 0u);
+    b->flush_cache();  // a no-op, and harmless
+    EXPECT_FALSE(b->read_telemetry().has_value());
+    b->timer().start();
+    bool waited = false;
+    const double s = b->timer().stop([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      waited = true;
+    });
+    EXPECT_TRUE(waited);
+    EXPECT_GE(s, 0.019);  // the wait (the probe's fence) is inside a host sample
+    EXPECT_LT(s, 5.0);
+  }
+}
+
+TEST(PointJson, RecordsHowThePointWasMeasured) {
+  PointInfo info;
+  info.name = "triad/Cuda/fp64/n:1";
+  info.family = "bandwidth";
+  info.flops = 2;
+  info.bytes = 24;
+  const json m = {{"timer", "cuda_event"},
+                  {"l2_flush_bytes", 104857600},
+                  {"telemetry", summarize_telemetry({{reading(1980, 500)}}, 1980)}};
+  const json p = point_json(info, {0.5}, {}, "", m);
+  EXPECT_EQ(p["timer"], "cuda_event");
+  EXPECT_EQ(p["l2_flush_bytes"], 104857600);
+  EXPECT_EQ(p["telemetry"]["throttled_samples"], json::array({false}));
+  // Skipped points and callers without a backend record nothing.
+  const json skipped = point_json(info, {}, {}, "not implemented", m);
+  EXPECT_TRUE(skipped["timer"].is_null());
+  EXPECT_EQ(skipped["l2_flush_bytes"], 0);
+  EXPECT_TRUE(skipped["telemetry"].is_null());
+  EXPECT_TRUE(point_json(info, {0.5}, {}, "")["telemetry"].is_null());
+}
+
+}  // namespace
+}  // namespace ridgeline
