@@ -64,6 +64,14 @@ json machine_context() {
                 {"flags", RIDGELINE_CXX_FLAGS},
                 {"build_type", RIDGELINE_BUILD_TYPE},
                 {"native_arch", RIDGELINE_NATIVE_ARCH_ON != 0}};
+  // Device code goes through the vendor compiler; its version matters as much as the host's.
+#if defined(KOKKOS_ENABLE_CUDA) && defined(CUDART_VERSION)
+  j["build"]["cuda_runtime"] =
+      fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && defined(HIP_VERSION_MAJOR)
+  j["build"]["hip_runtime"] = fmt::format("{}.{}", HIP_VERSION_MAJOR, HIP_VERSION_MINOR);
+#endif
   json backends = json::array();
   for_each_space([&](auto* s) { backends.push_back(std::decay_t<decltype(*s)>::name()); });
   std::ostringstream config;
