@@ -35,7 +35,8 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
     s.label = (with_file ? f.label + " " : std::string()) + g.fit.space + " " + g.fit.dtype;
     s.roof = g.fit.fit->estimate.roof;
     s.style = style;
-    if (!g.levels.empty())
+    // Memory-level roofs of several files on one chart hide the roofs; the tables keep them.
+    if (!with_file && !g.levels.empty())
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
     for (const auto& p : f.results.points)
       if (p.space == g.fit.space && p.dtype == g.fit.dtype && p.measured() && p.verified &&
