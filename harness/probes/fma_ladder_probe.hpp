@@ -21,13 +21,7 @@ class FmaLadderProbe final : public Probe {
   static constexpr std::size_t C = fma_chains<Space, T>();
 
   explicit FmaLadderProbe(std::size_t elements) {
-    if constexpr (kIsDeviceSpace<Space>) {
-      layout_.per_item = C;
-      layout_.items = elements / C;
-    } else {
-      layout_.items = static_cast<std::size_t>(Space().concurrency());
-      layout_.per_item = elements / (layout_.items * C) * C;
-    }
+    layout_ = LaunchShape<Space>::chunked(elements, C, Space().concurrency());
     const std::size_t n = layout_.elements();
     info_.probe = "fma";
     info_.family = "fma";
@@ -37,9 +31,11 @@ class FmaLadderProbe final : public Probe {
     info_.working_set_bytes = 2 * n * sizeof(T);
     info_.flops = 2.0 * K * double(n);
     info_.bytes = 2.0 * double(n) * sizeof(T);
-    info_.params = {
-        {"k", K}, {"chains", C}, {"items", layout_.items}, {"elements_per_item", layout_.per_item},
-        {"block_size", LaunchShape<Space>::block_size_json()}};
+    info_.params = {{"k", K},
+                    {"chains", C},
+                    {"items", layout_.items},
+                    {"elements_per_item", layout_.per_item},
+                    {"block_size", LaunchShape<Space>::block_size_json()}};
     info_.name = point_name("fma", info_.space, info_.dtype, grade("k", K));
   }
 

@@ -54,19 +54,24 @@ struct LaunchShape {
   static constexpr std::size_t lanes() {
     return kIsDeviceSpace<Space> ? 8 : kVectorBytes / sizeof(T);
   }
-  // Work items of a streaming kernel over n elements (n rounded down to whole granules).
-  template <class T>
-  static BlockLayout<Space> stream(std::size_t n, int concurrency) {
+  // Work items that own whole chunks of `chunk` elements, n rounded down to whole chunks: one
+  // chunk per GPU thread (coalesced), or `items_per_thread` contiguous runs per host thread.
+  static BlockLayout<Space> chunked(std::size_t n, std::size_t chunk, int concurrency,
+                                    std::size_t items_per_thread = 1) {
     BlockLayout<Space> l;
-    const std::size_t w = lanes<T>();
     if constexpr (kIsDeviceSpace<Space>) {
-      l.per_item = w;
-      l.items = n / w;
+      l.per_item = chunk;
+      l.items = n / chunk;
     } else {
-      l.items = static_cast<std::size_t>(concurrency);
-      l.per_item = n / (l.items * w) * w;
+      l.items = static_cast<std::size_t>(concurrency) * items_per_thread;
+      l.per_item = n / (l.items * chunk) * chunk;
     }
     return l;
+  }
+  // A streaming kernel's chunk is its vector of independent accumulators.
+  template <class T>
+  static BlockLayout<Space> stream(std::size_t n, int concurrency) {
+    return chunked(n, lanes<T>(), concurrency);
   }
 };
 

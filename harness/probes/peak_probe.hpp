@@ -23,14 +23,11 @@ class PeakProbe final : public Probe {
   static_assert((C & (C - 1)) == 0, "chunk_sum pairs chains: C must be a power of two");
 
   PeakProbe(std::size_t elements, int k) : k_(k) {
-    if constexpr (kIsDeviceSpace<Space>) {
-      layout_.per_item = C;
-      layout_.items = std::max<std::size_t>(1, elements / C);
-    } else {
-      // Several items per thread so that a thread that starts late does not stretch the call.
-      layout_.items = static_cast<std::size_t>(Space().concurrency()) * 16;
-      layout_.per_item = std::max<std::size_t>(1, elements / (layout_.items * C)) * C;
-    }
+    // Several items per host thread, so that a thread that starts late does not stretch the call;
+    // at least one chunk everywhere, however small the budget.
+    layout_ = LaunchShape<Space>::chunked(elements, C, Space().concurrency(), 16);
+    layout_.items = std::max<std::size_t>(layout_.items, 1);
+    layout_.per_item = std::max<std::size_t>(layout_.per_item, C);
     const std::size_t n = layout_.elements();
     info_.probe = "peak";
     info_.family = "peak";
