@@ -98,6 +98,8 @@ std::uint64_t l2_flush_bytes(std::uint64_t l2_bytes, std::uint64_t memory_bytes)
   return bytes;
 }
 
-bool wants_cold_cache(const std::string& family) { return family == "bandwidth" || family == "fma"; }
+bool wants_cold_cache(const std::string& family) {
+  return family == "bandwidth" || family == "fma";
+}
 
 }  // namespace ridgeline

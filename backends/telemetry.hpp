@@ -25,8 +25,8 @@ inline constexpr std::uint64_t kHwPowerBrakeSlowdown = 0x80;
 inline constexpr std::uint64_t kDisplayClockSetting = 0x100;
 // Reasons that mean the clock was held below what the load asked for. Idle, application-clock
 // and display settings, and sync boost, describe a configuration, not a slowdown.
-inline constexpr std::uint64_t kSlowdownMask = kSwPowerCap | kHwSlowdown | kSwThermalSlowdown |
-                                               kHwThermalSlowdown | kHwPowerBrakeSlowdown;
+inline constexpr std::uint64_t kSlowdownMask =
+    kSwPowerCap | kHwSlowdown | kSwThermalSlowdown | kHwThermalSlowdown | kHwPowerBrakeSlowdown;
 }  // namespace throttle
 
 // A sample whose SM clock sat below this fraction of the reference clock counts as throttled

@@ -16,9 +16,9 @@ namespace ridgeline::cuda {
 
 }  // namespace ridgeline::cuda
 
-#define RIDGELINE_CUDA_CHECK(call)                                                 \
-  do {                                                                             \
-    const cudaError_t ridgeline_cuda_err_ = (call);                                \
-    if (ridgeline_cuda_err_ != cudaSuccess)                                        \
+#define RIDGELINE_CUDA_CHECK(call)                                                         \
+  do {                                                                                     \
+    const cudaError_t ridgeline_cuda_err_ = (call);                                        \
+    if (ridgeline_cuda_err_ != cudaSuccess)                                                \
       ::ridgeline::cuda::throw_cuda_error(ridgeline_cuda_err_, #call, __FILE__, __LINE__); \
   } while (0)

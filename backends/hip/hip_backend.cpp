@@ -49,9 +49,9 @@ class HipBackend final : public MeasurementBackend {
     std::string arch = p.gcnArchName;
     arch = arch.substr(0, arch.find(':'));
     // On MI300 the flush has to go through the Infinity Cache, not only the L2.
-    flush_bytes_ = l2_flush_bytes(
-        last_level_cache_bytes(arch, static_cast<std::uint64_t>(p.l2CacheSize)),
-        static_cast<std::uint64_t>(p.totalGlobalMem));
+    flush_bytes_ =
+        l2_flush_bytes(last_level_cache_bytes(arch, static_cast<std::uint64_t>(p.l2CacheSize)),
+                       static_cast<std::uint64_t>(p.totalGlobalMem));
     if (flush_bytes_) RIDGELINE_HIP_CHECK(hipMalloc(&flush_buffer_, flush_bytes_));
   }
   ~HipBackend() override {
@@ -67,7 +67,8 @@ class HipBackend final : public MeasurementBackend {
   void flush_cache() override {
     if (!flush_buffer_) return;
     flip_ ^= 1;
-    RIDGELINE_HIP_CHECK(hipMemsetAsync(flush_buffer_, flip_, flush_bytes_, Kokkos::HIP().hip_stream()));
+    RIDGELINE_HIP_CHECK(
+        hipMemsetAsync(flush_buffer_, flip_, flush_bytes_, Kokkos::HIP().hip_stream()));
   }
 
  private:

@@ -16,9 +16,9 @@ namespace ridgeline::hip {
 
 }  // namespace ridgeline::hip
 
-#define RIDGELINE_HIP_CHECK(call)                                                 \
-  do {                                                                            \
-    const hipError_t ridgeline_hip_err_ = (call);                                 \
-    if (ridgeline_hip_err_ != hipSuccess)                                         \
+#define RIDGELINE_HIP_CHECK(call)                                                       \
+  do {                                                                                  \
+    const hipError_t ridgeline_hip_err_ = (call);                                       \
+    if (ridgeline_hip_err_ != hipSuccess)                                               \
       ::ridgeline::hip::throw_hip_error(ridgeline_hip_err_, #call, __FILE__, __LINE__); \
   } while (0)

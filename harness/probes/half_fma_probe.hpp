@@ -1,6 +1,7 @@
 #pragma once
-// fp16 and bf16 FMA ladder and peak on device spaces, with packed two-lane FMAs (half_precision.hpp).
-// Counting: a packed FMA is 2 lanes × 2 FLOPs; `elements` are lanes (half values).
+// fp16 and bf16 FMA ladder and peak on device spaces, with packed two-lane FMAs
+// (half_precision.hpp). Counting: a packed FMA is 2 lanes × 2 FLOPs; `elements` are lanes (half
+// values).
 //   ladder ("fma"): per lane load, K FMAs, store: FLOPs 2·K·n, bytes 2·n·2.
 //   peak: per lane K FMAs in registers; the fp32 sum of the lanes at the end is not counted (it
 //   is not half-precision work): FLOPs 2·K·n, bytes one float per work item.

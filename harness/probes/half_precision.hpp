@@ -64,7 +64,8 @@ inline std::uint16_t encode_half(Fp16, float f) {
   if (std::isnan(f)) return static_cast<std::uint16_t>(sign | 0x7e00u);
   if (a >= 65520.0f) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to infinity
   if (a < 0x1p-14f) {  // subnormal: a multiple of 2^-24, rounded (nearbyint: nearest even)
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint32_t>(std::nearbyint(a * 0x1p24f)));
+    return static_cast<std::uint16_t>(sign |
+                                      static_cast<std::uint32_t>(std::nearbyint(a * 0x1p24f)));
   }
   std::uint32_t m = float_bits(a);
   m += 0xfffu + ((m >> 13) & 1u);  // round the 13 dropped bits to nearest even

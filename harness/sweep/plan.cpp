@@ -4,10 +4,10 @@
 #include <cmath>
 #include <utility>
 
+#include "compat/kokkos_kernels_compat.hpp"
 #include "host/cpu_info.hpp"
 #include "probes/fma_ladder_probe.hpp"
 #include "probes/half_fma_probe.hpp"
-#include "compat/kokkos_kernels_compat.hpp"
 #include "probes/library_probes.hpp"
 #include "probes/peak_probe.hpp"
 #include "probes/point_name.hpp"

@@ -66,7 +66,7 @@ class Sweep {
     Clock::time_point last_reading{};
     Kokkos::Profiling::pushRegion("ridgeline::" + point.info.name);
     for (auto _ : state) {
-      probe.fence();  // nothing earlier may leak into the timed region
+      probe.fence();                    // nothing earlier may leak into the timed region
       if (cold) backend.flush_cache();  // ordered before the timer's start, not timed
       backend.timer().start();
       for (int c = 0; c < calls; ++c) probe.run();

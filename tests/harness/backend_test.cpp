@@ -92,12 +92,12 @@ TEST(Telemetry, NoReadingsGiveNullAndUnknownValuesGiveNullFields) {
 
 TEST(FlushSizing, TwiceTheL2RoundedUpAndCapped) {
   constexpr std::uint64_t MiB = 1 << 20;
-  EXPECT_EQ(l2_flush_bytes(0, 80ull << 30), 0u);                  // unknown L2: no flush
-  EXPECT_EQ(l2_flush_bytes(72 * MiB, 24ull << 30), 144 * MiB);    // RTX 4090
-  EXPECT_EQ(l2_flush_bytes(50 * MiB, 80ull << 30), 100 * MiB);    // H100 SXM
-  EXPECT_EQ(l2_flush_bytes(60 * MiB, 141ull << 30), 120 * MiB);   // H200
-  EXPECT_EQ(l2_flush_bytes(MiB + 1, 0), 4 * MiB);                 // rounded up to 2 MiB
-  EXPECT_EQ(l2_flush_bytes(256 * MiB, 1024 * MiB), 64 * MiB);     // at most 1/16 of memory
+  EXPECT_EQ(l2_flush_bytes(0, 80ull << 30), 0u);                 // unknown L2: no flush
+  EXPECT_EQ(l2_flush_bytes(72 * MiB, 24ull << 30), 144 * MiB);   // RTX 4090
+  EXPECT_EQ(l2_flush_bytes(50 * MiB, 80ull << 30), 100 * MiB);   // H100 SXM
+  EXPECT_EQ(l2_flush_bytes(60 * MiB, 141ull << 30), 120 * MiB);  // H200
+  EXPECT_EQ(l2_flush_bytes(MiB + 1, 0), 4 * MiB);                // rounded up to 2 MiB
+  EXPECT_EQ(l2_flush_bytes(256 * MiB, 1024 * MiB), 64 * MiB);    // at most 1/16 of memory
 }
 
 TEST(FlushSizing, OnlyDramFamiliesAreTimedCold) {

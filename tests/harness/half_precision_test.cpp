@@ -52,7 +52,8 @@ void expect_exact_counter(long k_max) {
     const auto ref = half_reference<H>(k);
     for (std::size_t r = 0; r < 16; ++r) {
       const float x0 = half_input<H>(r);
-      const float want = (k % 2 == 0) ? x0 + float(k / 2) * kHalfStep : -(x0 + float(k / 2) * kHalfStep);
+      const float want =
+          (k % 2 == 0) ? x0 + float(k / 2) * kHalfStep : -(x0 + float(k / 2) * kHalfStep);
       ASSERT_EQ(ref[r], want) << H::kName << " k=" << k << " r=" << r;
       ASSERT_EQ(round_to<H>(want), want);  // every lane value is exact in H
     }

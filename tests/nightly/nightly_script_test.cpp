@@ -31,7 +31,7 @@ const std::string kProfile = NIGHTLY_TEST_PROFILE;
 
 struct Night {
   test::CommandResult r;
-  fs::path folder;  // tonight's results folder, from the script's "results in" line
+  fs::path folder;       // tonight's results folder, from the script's "results in" line
   double cpu_share = 1;  // CPU time of the script and its children over wall time
   double others = 0;     // mean count of other runnable threads on the machine meanwhile
   std::string summary() const { return slurp((folder / "summary.md").string()); }
@@ -119,7 +119,8 @@ class NightlyScript : public ::testing::Test {
     n.cpu_share = (children_cpu_s() - cpu0) / wall;
     n.others = samples ? std::max(0.0, sum / samples) : 0;
     std::smatch m;
-    if (std::regex_search(n.r.err, m, std::regex("nightly: results in (\\S+)"))) n.folder = m[1].str();
+    if (std::regex_search(n.r.err, m, std::regex("nightly: results in (\\S+)")))
+      n.folder = m[1].str();
     return n;
   }
   // The one baseline file of this host/device (the key is the script's business).
@@ -189,7 +190,8 @@ TEST_F(NightlyScript, SameBinaryTwiceIsNoRegression) {
   if (n.r.exit_code == 1 && contended(first, n))
     GTEST_SKIP() << "A/A not meaningful on a busy machine: " << shares(first, n) << "\n"
                  << slurp((n.folder / "compare.md").string());
-  ASSERT_EQ(n.r.exit_code, 0) << shares(first, n) << "\n" << n.r.err << "\n"
+  ASSERT_EQ(n.r.exit_code, 0) << shares(first, n) << "\n"
+                              << n.r.err << "\n"
                               << slurp((n.folder / "compare.md").string());
   EXPECT_EQ(n.folder.filename(), today_utc() + ".2");  // a second night on one day: a new folder
   EXPECT_TRUE(fs::exists(n.folder / "compare.md"));
@@ -213,12 +215,14 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
   if (n.r.exit_code == 0 && contended(first, n))
     GTEST_SKIP() << "slowdown drowned by a busy machine: " << shares(first, n) << "\n"
                  << slurp((n.folder / "compare.md").string());
-  ASSERT_EQ(n.r.exit_code, 1) << shares(first, n) << "\n" << n.r.err << "\n"
+  ASSERT_EQ(n.r.exit_code, 1) << shares(first, n) << "\n"
+                              << n.r.err << "\n"
                               << slurp((n.folder / "compare.md").string());
   const std::string s = n.summary();
   EXPECT_NE(s.find("REGRESSION"), std::string::npos) << s;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(s, m, std::regex("SLOWER: `triad/Serial/fp64/n:[0-9]+` (-[0-9.]+) %")))
+  ASSERT_TRUE(
+      std::regex_search(s, m, std::regex("SLOWER: `triad/Serial/fp64/n:[0-9]+` (-[0-9.]+) %")))
       << s;
   EXPECT_LT(std::stod(m[1].str()), -40) << s;  // 3x the time: about -67 %
   EXPECT_EQ(slurp(only_baseline().string()), before);

@@ -1,10 +1,14 @@
 // Calibration for inspect_kernels.py: kernels with 7 and 13 chained FMAs per type. Compile with
 // `nvcc -arch=sm_90 -cubin -o calib.cubin sass_calibration.cu` and run
 // `inspect_kernels.py --calibrate calib.cubin`: the counts must read 7 and 13.
-#include <cuda_fp16.h>
 #include <cuda_bf16.h>
-#define FMA_KERNEL(NAME, T, N, OP) \
-__global__ void NAME(T* p, T a, T b) { T x = p[threadIdx.x]; _Pragma("unroll") for (int i = 0; i < N; ++i) x = OP(x, a, b); p[threadIdx.x] = x; }
+#include <cuda_fp16.h>
+#define FMA_KERNEL(NAME, T, N, OP)                                 \
+  __global__ void NAME(T* p, T a, T b) {                           \
+    T x = p[threadIdx.x];                                          \
+    _Pragma("unroll") for (int i = 0; i < N; ++i) x = OP(x, a, b); \
+    p[threadIdx.x] = x;                                            \
+  }
 FMA_KERNEL(f32_7, float, 7, fmaf)
 FMA_KERNEL(f32_13, float, 13, fmaf)
 FMA_KERNEL(f64_7, double, 7, fma)
