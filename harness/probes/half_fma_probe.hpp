@@ -54,13 +54,22 @@ struct HalfConstants {
   std::uint32_t step = pack_pair<H>(kHalfStep, kHalfStep);
 };
 
+// Identity, lane count and launch-shape params shared by the half ladder and peak points.
 template <class Space, class H>
-void half_point_info(PointInfo& info, const char* probe, const std::string& grade_text) {
+void half_point_info(PointInfo& info, const char* probe, long k, const BlockLayout<Space>& layout) {
   info.probe = probe;
   info.family = probe;
   info.space = Space::name();
   info.dtype = H::kName;
-  info.name = point_name(probe, info.space, info.dtype, grade_text);
+  info.name = point_name(probe, info.space, info.dtype, grade("k", std::uint64_t(k)));
+  info.elements = 2 * layout.elements();  // lanes: two per packed element
+  info.params = {{"k", k},
+                 {"chains", kHalfChains},
+                 {"lanes_per_chain", 2},
+                 {"items", layout.items},
+                 {"elements_per_item", 2 * layout.per_item},
+                 {"block_size", LaunchShape<Space>::block_size_json()},
+                 {"count_exact_up_to_k", half_exact_k_max<H>()}};
 }
 
 // The ladder rung K for half precision.
@@ -77,18 +86,10 @@ class HalfFmaLadderProbe final : public Probe {
     layout_.per_item = C;
     layout_.items = lanes / 2 / C;
     const std::size_t n = 2 * layout_.elements();
-    half_point_info<Space, H>(info_, "fma", grade("k", K));
-    info_.elements = n;
+    half_point_info<Space, H>(info_, "fma", K, layout_);
     info_.working_set_bytes = 2 * n * 2;
     info_.flops = 2.0 * K * double(n);
     info_.bytes = 2.0 * double(n) * 2;
-    info_.params = {{"k", K},
-                    {"chains", C},
-                    {"lanes_per_chain", 2},
-                    {"items", layout_.items},
-                    {"elements_per_item", 2 * layout_.per_item},
-                    {"block_size", LaunchShape<Space>::block_size_json()},
-                    {"count_exact_up_to_k", half_exact_k_max<H>()}};
   }
   const PointInfo& info() const override { return info_; }
 
@@ -158,18 +159,10 @@ class HalfPeakProbe final : public Probe {
     layout_.per_item = C;
     layout_.items = std::max<std::size_t>(1, lanes / 2 / C);
     const std::size_t n = 2 * layout_.elements();
-    half_point_info<Space, H>(info_, "peak", grade("k", std::uint64_t(k)));
-    info_.elements = n;
+    half_point_info<Space, H>(info_, "peak", k, layout_);
     info_.working_set_bytes = layout_.items * sizeof(float);
     info_.flops = 2.0 * k * double(n);
     info_.bytes = double(layout_.items) * sizeof(float);
-    info_.params = {{"k", k},
-                    {"chains", C},
-                    {"lanes_per_chain", 2},
-                    {"items", layout_.items},
-                    {"elements_per_item", 2 * layout_.per_item},
-                    {"block_size", LaunchShape<Space>::block_size_json()},
-                    {"count_exact_up_to_k", half_exact_k_max<H>()}};
   }
   const PointInfo& info() const override { return info_; }
 
