@@ -13,6 +13,7 @@
 #include "compat/kokkos_compat.hpp"
 #include "compat/kokkos_kernels_compat.hpp"
 #include "host/cpu_info.hpp"
+#include "locate/profiles_root.hpp"
 #include "spaces.hpp"
 
 namespace ridgeline {
@@ -85,6 +86,9 @@ json machine_context() {
   json spaces = json::array();
   for_each_space([&](auto* s) { spaces.push_back(describe_space<std::decay_t<decltype(*s)>>()); });
   j["spaces"] = spaces;
+  const ProfilesRoot profiles = find_profiles_root();
+  j["profiles"] = {{"path", profiles.path.empty() ? json(nullptr) : json(profiles.path)},
+                   {"found_by", profiles.path.empty() ? json(nullptr) : json(profiles.how)}};
   return j;
 }
 
@@ -130,6 +134,13 @@ std::string format_context(const json& c) {
     s += fmt::format("Memory: {} total, {} available\n",
                      bytes_text(c["memory"]["total_bytes"].get<double>()),
                      bytes_text(c["memory"]["available_bytes"].get<double>()));
+  const json& profiles = c["profiles"];
+  if (profiles.is_object() && profiles["path"].is_string())
+    s += fmt::format("Profiles: {} ({})\n", profiles["path"].get<std::string>(),
+                     profiles["found_by"].get<std::string>());
+  else
+    s +=
+        "Profiles: none found (set RIDGELINE_PROFILES to a folder holding sweeps/ and machines/)\n";
   s += "Execution spaces:\n";
   for (const auto& sp : c["spaces"]) {
     s += fmt::format("  {:<8} {:<6} concurrency {}\n", sp["name"].get<std::string>(),

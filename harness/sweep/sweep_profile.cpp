@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "locate/profiles_root.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
 
@@ -15,7 +16,8 @@ using nlohmann::json;
 const std::vector<std::string> kBandwidthProbes = {"copy", "scale", "add", "triad",
                                                    "dot",  "read",  "fill"};
 const std::vector<std::string> kCacheProbes = {"read", "triad"};
-const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy"};
+const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy",
+                                                 "vendor_gemm"};
 const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
 
 std::string join(const std::vector<std::string>& v) {
@@ -90,16 +92,14 @@ class Fields {
 
 }  // namespace
 
-std::string sweep_profiles_dir() {
-  if (const char* env = std::getenv("RIDGELINE_PROFILES")) return std::string(env) + "/sweeps";
-  return RIDGELINE_PROFILES_DIR "/sweeps";
-}
+std::string sweep_profiles_dir() { return profiles_subdir("sweeps"); }
 
 SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
-  const Fields top(j, file, "",
-                   {"name", "description", "repetitions", "min_time_s", "warmup_s", "spaces",
-                    "dtypes", "dram_llc_multiple", "dram_min_bytes", "working_set_bytes",
-                    "device_work_scale", "bandwidth", "fma", "peak", "cache", "library"});
+  const Fields top(
+      j, file, "",
+      {"name", "description", "repetitions", "min_time_s", "warmup_s", "spaces", "dtypes",
+       "dram_llc_multiple", "dram_min_bytes", "working_set_bytes", "device_work_scale",
+       "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache", "library"});
   SweepProfile p;
   p.source = file;
   p.name = top.text("name", "");
@@ -115,6 +115,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   p.dram_min_bytes = top.size("dram_min_bytes", 64ull << 20);
   p.working_set_bytes = top.size("working_set_bytes", 0);
   p.device_work_scale = top.number("device_work_scale", 50, 0);
+  p.device_dram_min_bytes = top.size("device_dram_min_bytes", 0);
   if (top.has("bandwidth")) {
     const Fields f(top.raw("bandwidth"), file, "bandwidth", {"probes"});
     p.bandwidth_probes = f.names("probes", kBandwidthProbes, "bandwidth probe");
@@ -143,9 +144,10 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0);
   }
   if (top.has("library")) {
-    const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n"});
+    const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n", "vendor_gemm_n"});
     p.library_probes = f.names("probes", kLibraryProbes, "library probe");
     p.gemm_n = f.size("gemm_n", 1024);
+    p.vendor_gemm_n = f.size("vendor_gemm_n", 8192);
   }
   return p;
 }
@@ -162,6 +164,11 @@ SweepProfile load_sweep_profile(const std::string& name_or_path) {
       for (const auto& e : fs::directory_iterator(sweep_profiles_dir(), ec))
         if (e.path().extension() == ".json") known.push_back(e.path().stem().string());
       std::sort(known.begin(), known.end());
+      if (known.empty())
+        throw InputError("", "--profile",
+                         "unknown profile '" + name_or_path + "': no profiles folder found (set " +
+                             "RIDGELINE_PROFILES, or give a path to a JSON file; searched " +
+                             join(profiles_root_candidates()) + ")");
       throw InputError("", "--profile",
                        "unknown profile '" + name_or_path + "' (known: " + join(known) +
                            ", or a path to a JSON file)");
@@ -181,7 +188,8 @@ nlohmann::json SweepProfile::to_json() const {
             {"dtypes", dtypes},
             {"dram_llc_multiple", dram_llc_multiple},
             {"dram_min_bytes", dram_min_bytes},
-            {"device_work_scale", device_work_scale}};
+            {"device_work_scale", device_work_scale},
+            {"device_dram_min_bytes", device_dram_min_bytes}};
   if (working_set_bytes) j["working_set_bytes"] = working_set_bytes;
   if (!spaces.empty()) j["spaces"] = spaces;
   if (!bandwidth_probes.empty()) j["bandwidth"] = {{"probes", bandwidth_probes}};
@@ -193,7 +201,9 @@ nlohmann::json SweepProfile::to_json() const {
                   {"min_bytes", cache_min_bytes},
                   {"steps_per_octave", cache_steps_per_octave},
                   {"bytes_per_call", cache_bytes_per_call}};
-  if (!library_probes.empty()) j["library"] = {{"probes", library_probes}, {"gemm_n", gemm_n}};
+  if (!library_probes.empty())
+    j["library"] = {
+        {"probes", library_probes}, {"gemm_n", gemm_n}, {"vendor_gemm_n", vendor_gemm_n}};
   return j;
 }
 

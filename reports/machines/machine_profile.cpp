@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "locate/profiles_root.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
 
@@ -96,10 +97,7 @@ MachineProfile load_machine_profile(const std::string& path) {
   return m;
 }
 
-std::string machine_profiles_dir() {
-  if (const char* env = std::getenv("RIDGELINE_PROFILES")) return std::string(env) + "/machines";
-  return RIDGELINE_PROFILES_DIR "/machines";
-}
+std::string machine_profiles_dir() { return profiles_subdir("machines"); }
 
 std::vector<MachineProfile> load_machine_profiles(const std::string& dir) {
   std::vector<std::string> files;

@@ -36,8 +36,8 @@ struct MachineProfile {
 // Reads and validates one profile; throws InputError naming the file and the field.
 MachineProfile load_machine_profile(const std::string& path);
 
-// The directory holding machine profiles: $RIDGELINE_PROFILES/machines if set, else the source
-// tree's.
+// The directory holding machine profiles: machines/ under find_profiles_root()
+// (locate/profiles_root.hpp).
 std::string machine_profiles_dir();
 
 // All profiles in a directory, sorted by id.
