@@ -76,6 +76,19 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
     any_throttled = any_throttled || throttled;
   }
   if (!any_reading) return nullptr;
+  // Counter deltas between the first and the last reading of the reported samples.
+  const TelemetryReading* first = nullptr;
+  const TelemetryReading* last = nullptr;
+  for (const auto& readings : per_sample)
+    for (const auto& r : readings) {
+      if (!first) first = &r;
+      last = &r;
+    }
+  const double span = last->wall_s - first->wall_s;
+  const auto per_span = [&](double a, double b) -> json {
+    if (!(span > 0) || !std::isfinite(a) || !std::isfinite(b) || b < a) return nullptr;
+    return (b - a) / span;
+  };
   json names = json::array();
   for (auto& n : throttle_reason_names(reasons)) names.push_back(n);
   if (any_throttled && reasons == 0) names.push_back("sm_clock_below_75_percent");
@@ -87,7 +100,12 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
            reference_sm_clock_mhz > 0 ? json(reference_sm_clock_mhz) : json(nullptr)},
           {"throttled", any_throttled},
           {"throttle_reasons", names},
-          {"throttled_samples", flags}};
+          {"throttled_samples", flags},
+          {"span_s", span > 0 ? json(span) : json(nullptr)},
+          {"mean_power_w", per_span(first->energy_j, last->energy_j)},
+          {"power_limited_fraction", per_span(first->power_violation_s, last->power_violation_s)},
+          {"thermal_limited_fraction",
+           per_span(first->thermal_violation_s, last->thermal_violation_s)}};
 }
 
 std::uint64_t l2_flush_bytes(std::uint64_t l2_bytes, std::uint64_t memory_bytes) {

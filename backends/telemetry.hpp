@@ -40,6 +40,12 @@ struct TelemetryReading {
   double power_w = kUnknown;
   double temp_c = kUnknown;
   std::uint64_t throttle_reasons = 0;  // throttle:: bits
+  // Counters that only grow (NaN when unknown): their differences between a point's first and
+  // last reading say what happened in between, not only at the instants the readings were taken.
+  double energy_j = kUnknown;             // energy used since the driver loaded
+  double power_violation_s = kUnknown;    // time held below the requested clock by power
+  double thermal_violation_s = kUnknown;  // … by temperature
+  double wall_s = kUnknown;               // host steady clock at the reading
 };
 
 // "sw_power_cap", "hw_slowdown", … for each set bit; unknown bits as "0x…".
@@ -50,14 +56,16 @@ bool is_throttled(const TelemetryReading& r, double reference_sm_clock_mhz);
 
 // Per-point summary: medians over all readings of the point's samples, `throttled_samples` with
 // one flag per sample (a sample is throttled if any of its readings is), the union of slowdown
-// reasons. `per_sample[i]` are the readings taken during sample i; an empty list of readings for
-// every sample gives null (no telemetry on this backend or build).
+// reasons, and from the counters between the first and last reading: mean power and the fraction
+// of that time the clock was held down by power or temperature limits. `per_sample[i]` are the
+// readings taken during sample i; an empty list of readings for every sample gives null (no
+// telemetry on this backend or build).
 nlohmann::json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_sample,
                                    double reference_sm_clock_mhz);
 
-// Bytes an L2 flush writes: twice the L2 (writes evict dirty and clean lines whatever the
-// replacement policy; Hopper's L2 is two partitions that may each hold a copy), rounded up to
-// 2 MiB, and never more than 1/16 of device memory. 0 when the L2 size is unknown.
+// Bytes an L2 flush reads: twice the L2 (evicts every earlier line whatever the replacement
+// policy; Hopper's L2 is two partitions that may each hold a copy), rounded up to 2 MiB, and
+// never more than 1/16 of device memory. 0 when the L2 size is unknown.
 std::uint64_t l2_flush_bytes(std::uint64_t l2_bytes, std::uint64_t memory_bytes);
 
 // Families timed with a cold L2: those whose roof is DRAM bandwidth (`bandwidth`, and the `fma`

@@ -1,112 +1,142 @@
 #include "cuda/cuda_backend.hpp"
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 #include <Kokkos_Core.hpp>
 
-#if defined(RIDGELINE_HAVE_NVML)
-#include <nvml.h>
-#endif
+#include <atomic>
+#include <cstdlib>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/nvml.hpp"
 
 namespace ridgeline::cuda {
 namespace {
 
-// A pair of events recorded on Kokkos' stream around one sample. cudaEventElapsedTime resolves
-// about 0.5 µs; samples are milliseconds.
+__device__ inline unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// Holds the stream until the host has enqueued a whole sample (start event, the probe's calls,
+// stop event), so the host's launch latency never falls between the events: the timed region is
+// only the device's work (nvbench's blocking kernel). Gives up after `timeout_ns` and says so:
+// then the host waited for the device inside the sample, which no probe may do.
+__global__ void hold_stream(const volatile int* release, unsigned long long timeout_ns,
+                            volatile int* timed_out) {
+  const unsigned long long t0 = global_ns();
+  while (!*release) {
+    if (global_ns() - t0 > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
+// Reads the flush buffer (zeros) so the L2 ends up holding clean lines the timed kernel can drop
+// without a write-back; a memset would leave an L2 of dirty lines for the timed kernel to write
+// back. The store never happens: it only keeps the loads alive.
+__global__ void read_flush(const uint4* buffer, std::size_t n, int* sink) {
+  uint4 acc = {0, 0, 0, 0};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = buffer[i];
+    acc.x |= v.x;
+    acc.y |= v.y;
+    acc.z |= v.z;
+    acc.w |= v.w;
+  }
+  if ((acc.x | acc.y | acc.z | acc.w) == 0xdeadbeefu) *sink = 1;
+}
+
+// Host memory the device reads while it spins: the release flag and the timeout report.
+struct HoldFlags {
+  int release;
+  int timed_out;
+};
+
+// A pair of events recorded on Kokkos' stream around one sample, behind a held stream.
 class EventTimer final : public SampleTimer {
  public:
-  explicit EventTimer(cudaStream_t stream) : stream_(stream) {
+  EventTimer(cudaStream_t stream, bool hold) : stream_(stream), hold_(hold) {
     RIDGELINE_CUDA_CHECK(cudaEventCreate(&start_));
     RIDGELINE_CUDA_CHECK(cudaEventCreate(&stop_));
+    RIDGELINE_CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&flags_), sizeof(HoldFlags), cudaHostAllocMapped));
+    RIDGELINE_CUDA_CHECK(
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
+    flags_->release = 1;
+    flags_->timed_out = 0;
   }
   ~EventTimer() override {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
+    cudaFreeHost(flags_);
   }
-  // Owns the events: copying would destroy them twice.
+  // Owns events and pinned memory: copying would free them twice.
   EventTimer(const EventTimer&) = delete;
   EventTimer& operator=(const EventTimer&) = delete;
 
-  void start() override { RIDGELINE_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  void start() override {
+    if (hold_) {
+      store(flags_->release, 0);
+      hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, kHoldTimeoutNs,
+                                        &device_flags_->timed_out);
+      RIDGELINE_CUDA_CHECK(cudaGetLastError());
+    }
+    RIDGELINE_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  }
   double stop(const std::function<void()>& wait) override {
     RIDGELINE_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    store(flags_->release, 1);
     wait();
     RIDGELINE_CUDA_CHECK(cudaEventSynchronize(stop_));
+    if (load(flags_->timed_out)) {
+      ++timeouts_;
+      store(flags_->timed_out, 0);
+    }
     float ms = 0;
     RIDGELINE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms * 1e-3;
   }
+  std::uint64_t timeouts() const { return timeouts_; }
+  bool holds() const { return hold_; }
 
  private:
+  static constexpr unsigned long long kHoldTimeoutNs = 100'000'000;  // 0.1 s
+  static void store(int& flag, int v) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *static_cast<volatile int*>(&flag) = v;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  static int load(int& flag) { return *static_cast<volatile int*>(&flag); }
+
   cudaStream_t stream_;
+  bool hold_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  HoldFlags* flags_ = nullptr;
+  HoldFlags* device_flags_ = nullptr;
+  std::uint64_t timeouts_ = 0;
 };
-
-#if defined(RIDGELINE_HAVE_NVML)
-// NVML handle of the CUDA device, matched by PCI bus id (CUDA and NVML may number devices
-// differently, e.g. under CUDA_VISIBLE_DEVICES).
-class Nvml {
- public:
-  explicit Nvml(int cuda_device) {
-    if (nvmlInit_v2() != NVML_SUCCESS) return;
-    initialised_ = true;
-    char bus_id[32] = {};
-    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, cuda_device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return;
-    }
-    if (nvmlDeviceGetHandleByPciBusId_v2(bus_id, &device_) != NVML_SUCCESS) return;
-    unsigned int mhz = 0;
-    if (nvmlDeviceGetMaxClockInfo(device_, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS)
-      max_sm_clock_mhz_ = mhz;
-    ok_ = true;
-  }
-  ~Nvml() {
-    if (initialised_) nvmlShutdown();
-  }
-  // Owns the NVML session: a copy would shut it down twice.
-  Nvml(const Nvml&) = delete;
-  Nvml& operator=(const Nvml&) = delete;
-
-  bool ok() const { return ok_; }
-  double max_sm_clock_mhz() const { return max_sm_clock_mhz_; }
-
-  TelemetryReading read() const {
-    TelemetryReading r;
-    unsigned int v = 0;
-    if (nvmlDeviceGetClockInfo(device_, NVML_CLOCK_SM, &v) == NVML_SUCCESS) r.sm_clock_mhz = v;
-    if (nvmlDeviceGetClockInfo(device_, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) r.mem_clock_mhz = v;
-    if (nvmlDeviceGetPowerUsage(device_, &v) == NVML_SUCCESS) r.power_w = v / 1000.0;
-    if (nvmlDeviceGetTemperature(device_, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS) r.temp_c = v;
-    unsigned long long reasons = 0;
-    // Deprecated in favour of nvmlDeviceGetCurrentClocksEventReasons in NVML 12.x, same bits;
-    // the old name is the one every NVML since 7.5 has.
-    if (nvmlDeviceGetCurrentClocksThrottleReasons(device_, &reasons) == NVML_SUCCESS)
-      r.throttle_reasons = reasons;
-    return r;
-  }
-
- private:
-  bool initialised_ = false, ok_ = false;
-  nvmlDevice_t device_{};
-  double max_sm_clock_mhz_ = 0;
-};
-#endif
 
 class CudaBackend final : public MeasurementBackend {
  public:
-  CudaBackend() : timer_(Kokkos::Cuda().cuda_stream()) {
+  // RIDGELINE_NO_STREAM_HOLD=1 times without the hold (launch latency then falls inside
+  // samples that have no flush in front), for machines where the spin on host memory misbehaves.
+  CudaBackend()
+      : timer_(Kokkos::Cuda().cuda_stream(), std::getenv("RIDGELINE_NO_STREAM_HOLD") == nullptr) {
     const int device = Kokkos::Cuda().cuda_device();
     int l2 = 0;
     RIDGELINE_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    RIDGELINE_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
     std::size_t free_bytes = 0, total_bytes = 0;
     RIDGELINE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     flush_bytes_ = l2_flush_bytes(static_cast<std::uint64_t>(l2), total_bytes);
-    if (flush_bytes_) RIDGELINE_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
-#if defined(RIDGELINE_HAVE_NVML)
-    nvml_ = std::make_unique<Nvml>(device);
-#endif
+    if (flush_bytes_) {
+      RIDGELINE_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_ + sizeof(int)));
+      RIDGELINE_CUDA_CHECK(cudaMemset(flush_buffer_, 0, flush_bytes_ + sizeof(int)));
+    }
+    nvml_ = open_nvml(device, telemetry_why_not_);
   }
   ~CudaBackend() override {
     if (flush_buffer_) cudaFree(flush_buffer_);
@@ -118,34 +148,30 @@ class CudaBackend final : public MeasurementBackend {
   const char* timer_name() const override { return "cuda_event"; }
   SampleTimer& timer() override { return timer_; }
   std::uint64_t flush_bytes() const override { return flush_bytes_; }
+  const char* flush_method() const override { return "read"; }
   void flush_cache() override {
     if (!flush_buffer_) return;
-    // Alternate the byte so no write can be skipped as a no-op.
-    flip_ ^= 1;
-    RIDGELINE_CUDA_CHECK(
-        cudaMemsetAsync(flush_buffer_, flip_, flush_bytes_, Kokkos::Cuda().cuda_stream()));
+    auto* words = static_cast<const uint4*>(flush_buffer_);
+    int* sink = reinterpret_cast<int*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
+    read_flush<<<4 * sms_, 256, 0, Kokkos::Cuda().cuda_stream()>>>(words, flush_bytes_ / 16, sink);
+    RIDGELINE_CUDA_CHECK(cudaGetLastError());
   }
-  double reference_sm_clock_mhz() const override {
-#if defined(RIDGELINE_HAVE_NVML)
-    if (nvml_->ok() && nvml_->max_sm_clock_mhz() > 0) return nvml_->max_sm_clock_mhz();
-#endif
-    return 0;
-  }
+  bool holds_stream() const override { return timer_.holds(); }
+  std::uint64_t hold_timeouts() const override { return timer_.timeouts(); }
+  double reference_sm_clock_mhz() const override { return nvml_ ? nvml_->max_sm_clock_mhz() : 0; }
   std::optional<TelemetryReading> read_telemetry() override {
-#if defined(RIDGELINE_HAVE_NVML)
-    if (nvml_->ok()) return nvml_->read();
-#endif
+    if (nvml_) return nvml_->read();
     return std::nullopt;
   }
+  std::string telemetry_unavailable() const override { return telemetry_why_not_; }
 
  private:
   EventTimer timer_;
+  int sms_ = 1;
   void* flush_buffer_ = nullptr;
   std::uint64_t flush_bytes_ = 0;
-  int flip_ = 0;
-#if defined(RIDGELINE_HAVE_NVML)
   std::unique_ptr<Nvml> nvml_;
-#endif
+  std::string telemetry_why_not_;
 };
 
 }  // namespace

@@ -47,6 +47,7 @@ class Sweep {
     PointPlan& point = plan_[idx];
     if (active_ != idx) {
       try {
+        hold_timeouts_at_setup_ = backend_for(point.info.space).hold_timeouts();
         point.probe->setup();
         telemetry_.clear();
         warm_up(*point.probe);
@@ -70,12 +71,15 @@ class Sweep {
       if (cold) backend.flush_cache();  // ordered before the timer's start, not timed
       backend.timer().start();
       for (int c = 0; c < calls; ++c) probe.run();
-      state.SetIterationTime(backend.timer().stop([&probe] { probe.fence(); }));
-      // Telemetry between samples, at most every 10 ms (an NVML query takes tens of µs).
-      if (Clock::now() - last_reading > std::chrono::milliseconds(10)) {
-        if (auto r = backend.read_telemetry()) readings.push_back(*r);
-        last_reading = Clock::now();
-      }
+      // The device may still be working while `stop` waits: telemetry read then (at most every
+      // 10 ms; an NVML query takes tens of µs) sees the clocks and limits under load.
+      state.SetIterationTime(backend.timer().stop([&] {
+        if (Clock::now() - last_reading > std::chrono::milliseconds(10)) {
+          if (auto r = backend.read_telemetry()) readings.push_back(*r);
+          last_reading = Clock::now();
+        }
+        probe.fence();
+      }));
     }
     Kokkos::Profiling::popRegion();
     // One entry per call of measure(); the last ones belong to the reported repetitions.
@@ -93,13 +97,16 @@ class Sweep {
     if (it == index_.end()) return;
     PointPlan& point = plan_[it->second];
     Verification v;
+    nlohmann::json observed;
     if (error.empty() && point.probe) {
       if (planted(point.info.probe)) point.probe->corrupt_output_for_test();
       point.probe->fence();
       v = point.probe->verify();
+      observed = point.probe->observed();
     }
-    const auto entry = point_json(point.info, error.empty() ? samples : std::vector<double>{}, v,
-                                  error, measurement_json(point.info, samples.size()));
+    auto entry = point_json(point.info, error.empty() ? samples : std::vector<double>{}, v, error,
+                            measurement_json(point.info, samples.size()));
+    entry["observed"] = observed;
     telemetry_.clear();
     writer_.add(entry);
     point.probe.reset();
@@ -154,9 +161,16 @@ class Sweep {
     const std::size_t n = std::min(samples, telemetry_.size());
     const std::vector<std::vector<TelemetryReading>> reported(
         telemetry_.end() - static_cast<std::ptrdiff_t>(n), telemetry_.end());
-    return {{"timer", b.timer_name()},
-            {"l2_flush_bytes", wants_cold_cache(info.family) ? b.flush_bytes() : 0},
-            {"telemetry", summarize_telemetry(reported, b.reference_sm_clock_mhz())}};
+    const bool cold = wants_cold_cache(info.family);
+    nlohmann::json m = {{"timer", b.timer_name()},
+                        {"stream_hold", b.holds_stream()},
+                        {"hold_timeouts", b.hold_timeouts() - hold_timeouts_at_setup_},
+                        {"l2_flush_bytes", cold ? b.flush_bytes() : 0},
+                        {"l2_flush", cold ? b.flush_method() : "none"},
+                        {"telemetry", summarize_telemetry(reported, b.reference_sm_clock_mhz())}};
+    if (m["telemetry"].is_null() && !b.telemetry_unavailable().empty())
+      m["telemetry_unavailable"] = b.telemetry_unavailable();
+    return m;
   }
 
   void warm_up(Probe& probe) const {
@@ -182,6 +196,7 @@ class Sweep {
   std::map<std::string, std::size_t> index_;
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
+  std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
   std::size_t active_ = SIZE_MAX;
   std::size_t done_ = 0, total_ = 0;
   Clock::time_point start_;

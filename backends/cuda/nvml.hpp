@@ -1,0 +1,22 @@
+#pragma once
+// NVML (the driver's management library, libnvidia-ml.so.1) loaded at run time: every NVIDIA
+// driver installs it, while its header ships only with some toolkits. A build needs neither; a
+// machine without it just has no telemetry.
+#include <memory>
+#include <string>
+
+#include "telemetry.hpp"
+
+namespace ridgeline::cuda {
+
+class Nvml {
+ public:
+  virtual ~Nvml() = default;
+  virtual double max_sm_clock_mhz() const = 0;  // 0 when unknown
+  virtual TelemetryReading read() const = 0;
+};
+
+// NVML's handle of the CUDA device (matched by PCI bus id), or null with `why_not` set.
+std::unique_ptr<Nvml> open_nvml(int cuda_device, std::string& why_not);
+
+}  // namespace ridgeline::cuda

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Checks the compiled GPU probe kernels (the cubins `nvcc -keep` leaves) for what ridgeline relies
+on, without cuobjdump or nvdisasm (the toolkit here has neither): a small decoder of the 128-bit
+Volta+ instruction words, calibrated on kernels of known content (sass_calibration.cu and the
+cases in the comments below), reads opcodes, load/store widths and branch targets.
+
+  check_codegen.py [--arch sm_90] KEEP_DIR [PTXAS_LOG]
+
+Per probe kernel it prints: loads issued before the first store, load widths, the FMA share of the
+hottest loop's instructions, local-memory (spill) instructions, and registers (from the ptxas
+log). It exits 1 if any of these fails:
+  - a streaming kernel issues fewer loads before its first store than a thread's chunk holds
+    (8 elements per input array): each thread must have its whole chunk in flight;
+  - a peak kernel's hottest loop is under 95 % FMA instructions (loop overhead caps the peak);
+  - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
+
+LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
+FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
+WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
+
+STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
+LOADS_PER_CHUNK = {'copy': 8, 'scale': 8, 'add': 16, 'triad': 16, 'dot': 16, 'read': 8, 'fill': 0}
+DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
+
+
+def instructions(code):
+    return [struct.unpack_from('<QQ', code, i) for i in range(0, len(code), 16)]
+
+
+def is_fma(lo):
+    op = FMA_LOW9.get(lo & 0x1FF)
+    # ptxas loads constants with `HFMA2.MMA Rd, -RZ, RZ, imm` (first source RZ): a move.
+    return bool(op) and not (op.startswith('HFMA2') and (lo >> 24) & 0xFF == 0xFF)
+
+
+def branch_target(idx, lo):
+    """Index of a BRA's target. Calibrated on nvcc 13.0 sm_90 loops of 11, 35, 43, 83, 203 and 403
+    instructions and the `BRA self` after EXIT: byte offset from the next instruction =
+    (bits 34.. as signed) << 10 plus bits 16-23 << 2."""
+    signed = lo - (1 << 64) if lo >> 63 else lo
+    offset = ((signed >> 34) << 10) + (((lo >> 16) & 0xFF) << 2)
+    return idx + 1 + offset // 16
+
+
+def classify(name):
+    m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
+    if m:
+        return ('stream', f'{STREAM_OPS[int(m.group(2))]}<{DTYPES[m.group(1)]}>', STREAM_OPS[int(m.group(2))])
+    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)(?:, (\d+))?>::run\(\)', name)
+    if m:
+        kind, t, k = m.groups()
+        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}>'
+        return ('peak' if 'Peak' in kind else 'ladder', label, None)
+    return None
+
+
+def analyse(code):
+    ins = instructions(code)
+    ops = [lo & 0xFFF for lo, _ in ins]
+    first_store = next((i for i, o in enumerate(ops) if o == STG), len(ops))
+    widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == LDG)
+    best = (0, 0)  # (FMAs, instructions) of the loop with most FMAs
+    for i, (lo, hi) in enumerate(ins):
+        if ops[i] == BRA and lo >> 63:  # backward branch: a loop
+            t = branch_target(i, lo)
+            if 0 <= t <= i:
+                fmas = sum(is_fma(ins[j][0]) for j in range(t, i + 1))
+                if fmas > best[0]:
+                    best = (fmas, i + 1 - t)
+    return {
+        'loads_before_store': sum(1 for o in ops[:first_store] if o == LDG),
+        'loads': ops.count(LDG), 'stores': ops.count(STG),
+        'widths': dict(widths),
+        'local': ops.count(LDL) + ops.count(STL),
+        'loop_fma': best[0], 'loop_len': best[1],
+    }
+
+
+def ptxas_registers(log):
+    regs, name = {}, None
+    for line in open(log):
+        m = re.search(r"Compiling entry function '(\S+)'", line)
+        if m:
+            name = m.group(1)
+        m = re.search(r'Used (\d+) registers', line)
+        if m and name:
+            regs[name] = int(m.group(1))
+    return regs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--arch', default='')
+    ap.add_argument('keep_dir')
+    ap.add_argument('ptxas_log', nargs='?')
+    args = ap.parse_args()
+    kernels = {}
+    for cubin in sorted(glob.glob(os.path.join(args.keep_dir, '*.cubin'))):
+        for name, code in cubin_text_sections(cubin):
+            kernels[name] = code
+    if not kernels:
+        print(f'no cubins in {args.keep_dir}', file=sys.stderr)
+        return 2
+    regs = ptxas_registers(args.ptxas_log) if args.ptxas_log else {}
+    names = demangle(sorted(kernels))
+    rows, failures = [], []
+    for mangled, dn in names.items():
+        c = classify(dn)
+        if not c:
+            continue
+        kind, label, op = c
+        a = analyse(kernels[mangled])
+        checks = []
+        if kind == 'stream' and LOADS_PER_CHUNK[op]:
+            need = LOADS_PER_CHUNK[op]
+            checks.append((a['loads_before_store'] >= need if a['stores'] else a['loads'] >= need,
+                           f'loads before first store {a["loads_before_store"]} < {need}'))
+        share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
+        if kind == 'peak':
+            checks.append((share is not None and share >= 0.95,
+                           f'hot loop FMA share {share if share is None else round(share, 3)} < 0.95'))
+        checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
+        failed = [msg for ok, msg in checks if not ok]
+        failures += [f'{label}: {m}' for m in failed]
+        reduce = 'ParallelReduce' in dn
+        rows.append((kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed))
+    print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"loop FMA":>12} local  verdict')
+    for kind, label, a, share, r, failed in sorted(rows, key=lambda x: (x[0], x[1])):
+        w = ','.join(f'{k}b:{v}' for k, v in sorted(a['widths'].items()))
+        loop = f'{a["loop_fma"]}/{a["loop_len"]} {share:.1%}' if share is not None else '-'
+        print(f'{label:44} {r if r is not None else "?":>4} {a["loads_before_store"]:>5} {a["loads"]:>4} '
+              f'{a["stores"]:>4} {w:14} {loop:>12} {a["local"]:>5}  {"FAIL: " + "; ".join(failed) if failed else "ok"}')
+    print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
