@@ -11,6 +11,7 @@
 #include <string>
 
 #include "compat/kokkos_compat.hpp"
+#include "probes/device_clock.hpp"
 #include "probes/half_precision.hpp"
 #include "probes/layout.hpp"
 #include "probes/point_name.hpp"
@@ -39,6 +40,7 @@ HalfInputs<H> half_input_pairs() {
 // Runs `steps` steps of the recurrence on C packed chains.
 template <class P, std::size_t C>
 KOKKOS_FORCEINLINE_FUNCTION void half_steps(P (&v)[C], int steps, P minus_one, P zero, P step) {
+  RIDGELINE_DEVICE_UNROLL
   for (int k = 0; k + 1 < steps; k += 2) {
     for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, zero);
     for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, step);
@@ -168,6 +170,7 @@ class HalfPeakProbe final : public Probe {
 
   void setup() override {
     out_ = View("ridgeline::half_peak_out", layout_.items);
+    stamps_ = Stamps("ridgeline::half_peak_clock", clock_stamp_count(layout_.items));
     fence();
   }
 
@@ -176,12 +179,16 @@ class HalfPeakProbe final : public Probe {
     const int steps = k_;
     float* KOKKOS_RESTRICT out = out_.data();
     const HalfConstants<H> k;
+    const Stamps stamps = stamps_;
+    const std::size_t stride = kClockStride;
     // Inputs computed in the kernel: a table indexed by a run-time value would live in local
     // memory (ptxas gave it a 120-byte stack frame).
     const float first = half_input<H>(0);
     Kokkos::parallel_for(
         "ridgeline::peak_half", typename LaunchShape<Space>::Policy(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item) {
+          const bool stamp = item % stride == 0;
+          if (stamp) stamps(item / stride, 0) = device_clock();
           const P minus_one = packed_from_bits<P>(k.minus_one), zero = packed_from_bits<P>(k.zero),
                   step = packed_from_bits<P>(k.step);
           P v[C];
@@ -194,8 +201,12 @@ class HalfPeakProbe final : public Probe {
           float total = 0;
           for (std::size_t c = 0; c < C; ++c) total += packed_lane_sum(v[c]);
           out[item] = total;
+          if (stamp) stamps(item / stride, 1) = device_clock();
         });
   }
+
+  // The SM clock the kernel ran at, from the stamping threads of the last run.
+  nlohmann::json observed() override { return observed_clock(stamps_); }
   void fence() override { compat::fence(Space(), "ridgeline::peak_half"); }
 
   Verification verify() override {
@@ -222,10 +233,13 @@ class HalfPeakProbe final : public Probe {
   }
 
  private:
+  using Stamps = ClockStamps<Space>;
+
   int k_;
   BlockLayout<Space> layout_;
   PointInfo info_;
   View out_;
+  Stamps stamps_;
 };
 
 }  // namespace ridgeline

@@ -42,7 +42,8 @@ template <class Space>
 struct LaunchShape {
   static constexpr unsigned kBlockSize = kIsDeviceSpace<Space> ? 128 : 0;
   // The policy of one work item per index, with the block bound on device spaces.
-  using Policy = Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<kBlockSize, 0>>;
+  using Policy =
+      Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<kBlockSize, kIsDeviceSpace<Space> ? 1 : 0>>;
   // Launch facts recorded in a point's params (block_size null on host spaces).
   static nlohmann::json block_size_json() {
     return kBlockSize ? nlohmann::json(kBlockSize) : nlohmann::json(nullptr);

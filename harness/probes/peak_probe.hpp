@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compat/kokkos_compat.hpp"
+#include "probes/device_clock.hpp"
 #include "probes/dtype.hpp"
 #include "probes/fma_recurrence.hpp"
 #include "probes/layout.hpp"
@@ -57,6 +58,8 @@ class PeakProbe final : public Probe {
 
   void setup() override {
     out_ = View("ridgeline::peak_out", layout_.items);
+    if constexpr (kIsDeviceSpace<Space>)
+      stamps_ = Stamps("ridgeline::peak_clock", clock_stamp_count(layout_.items));
     fence();
   }
 
@@ -65,21 +68,30 @@ class PeakProbe final : public Probe {
     const int k_steps = k_;
     T* KOKKOS_RESTRICT out = out_.data();
     const T alpha = kFmaAlpha<T>, beta = kFmaBeta<T>;
+    const Stamps stamps = stamps_;
+    const std::size_t stride = kClockStride;
     Kokkos::parallel_for(
         "ridgeline::peak", typename LaunchShape<Space>::Policy(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item) {
+          const bool stamp = stamps.extent(0) && item % stride == 0;
+          if (stamp) stamps(item / stride, 0) = device_clock();
           T total = T(0);
           for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {
             T v[C];
             for (std::size_t c = 0; c < C; ++c) v[c] = fma_input<T>(l.index(item, j0 + c));
+            RIDGELINE_DEVICE_UNROLL
             for (int k = 0; k < k_steps; ++k) {
               for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(v[c], alpha, beta);
             }
             total += chunk_sum(v);
           }
           out[item] = total;
+          if (stamp) stamps(item / stride, 1) = device_clock();
         });
   }
+
+  // The SM clock the kernel ran at (device spaces), from the stamping threads of the last run.
+  nlohmann::json observed() override { return observed_clock(stamps_); }
 
   void fence() override { compat::fence(Space(), "ridgeline::peak"); }
 
@@ -106,10 +118,13 @@ class PeakProbe final : public Probe {
   }
 
  private:
+  using Stamps = ClockStamps<Space>;
+
   int k_;
   BlockLayout<Space> layout_;
   PointInfo info_;
   View out_;
+  Stamps stamps_;
 };
 
 }  // namespace ridgeline

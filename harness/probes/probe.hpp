@@ -35,6 +35,9 @@ class Probe {
   virtual void run() = 0;             // one kernel call; may return before the device finishes
   virtual void fence() = 0;           // waits for this probe's execution space
   virtual Verification verify() = 0;  // checks the output of the last run()
+  // What the last run() observed of the machine besides its time (e.g. the SM clock measured
+  // inside the kernel), written into the point's results; null when nothing.
+  virtual nlohmann::json observed() { return nullptr; }
   // Test hook: corrupts one output value so tests can see verify() catch it.
   virtual void corrupt_output_for_test() = 0;
 };

@@ -12,8 +12,10 @@
 #include "probes/peak_probe.hpp"
 #include "probes/point_name.hpp"
 #include "probes/stream_probe.hpp"
+#include "probes/vendor_gemm_probe.hpp"
 #include "results/input_error.hpp"
 #include "spaces.hpp"
+#include "vendor_gemm.hpp"
 
 namespace ridgeline {
 
@@ -74,6 +76,8 @@ class Planner {
                       : std::max<std::uint64_t>(
                             profile_.dram_min_bytes,
                             std::uint64_t(profile_.dram_llc_multiple * double(limits_.llc_bytes)));
+    if (kIsDeviceSpace<Space> && !profile_.working_set_bytes)
+      dram_bytes_ = std::max(dram_bytes_, profile_.device_dram_min_bytes);
     for (const auto& dtype : profile_.dtypes) {
       if (dtype == "fp64")
         typed<Space, double>();
@@ -82,6 +86,8 @@ class Planner {
       else
         half<Space>(dtype);
     }
+    // Before the cache sweep: a run cut short by its time limit keeps the library roofs.
+    vendor_gemms<Space>();
     for (const auto& dtype : profile_.cache_dtypes) {
       if (dtype == "fp64")
         cache<Space, double>();
@@ -172,11 +178,11 @@ class Planner {
       return std::string("Kokkos Kernels hands ") + H::kName +
              " gemm to the vendor BLAS, but ridgeline has no half-precision gemm probe yet";
     else
-      return std::string("no tensor-core roof: Kokkos Kernels ") +
-             compat::kokkos_kernels_version() + " has no vendor-BLAS (TPL) gemm for " + H::kName +
-             " on " + Space::name() +
+      return std::string("Kokkos Kernels ") + compat::kokkos_kernels_version() +
+             " has no vendor-BLAS (TPL) gemm for " + H::kName + " on " + Space::name() +
              " (KokkosBlas3_gemm_tpl_spec_avail.hpp: cuBLAS/rocBLAS only for double, float and "
-             "their complex types); its own generic kernel would not use tensor cores";
+             "their complex types) and its own kernel would not use tensor cores; the "
+             "tensor-core roof is the vendor_gemm point";
   }
 #endif
 
@@ -220,6 +226,48 @@ class Planner {
       if (lib == "deep_copy")
         add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n));
     }
+  }
+
+  // The vendor library's gemm in every type it multiplies (device spaces only: on hosts the
+  // library roof is Kokkos Kernels' gemm through the host BLAS).
+  template <class Space>
+  void vendor_gemms() {
+    if constexpr (kIsDeviceSpace<Space>) {
+      if (!probe_wanted("vendor_gemm") && !probe_wanted("library")) return;
+      if (std::find(profile_.library_probes.begin(), profile_.library_probes.end(),
+                    "vendor_gemm") == profile_.library_probes.end())
+        return;
+      vendor_gemm_points<Space>();
+    }
+  }
+  template <class Space>
+  void vendor_gemm_points() {
+    std::string why_not;
+    VendorGemm* library = vendor_gemm(Space::name(), why_not);
+    for (GemmType t :
+         {GemmType::kFp64, GemmType::kFp32, GemmType::kTf32, GemmType::kFp16, GemmType::kBf16}) {
+      const char* dtype = gemm_type_info(t).dtype;
+      if (!dtype_wanted(dtype)) continue;
+      if (library) {
+        add(std::make_unique<VendorGemmProbe<Space>>(t, profile_.vendor_gemm_n, *library));
+        continue;
+      }
+      PointPlan p;
+      p.info.probe = "vendor_gemm";
+      p.info.family = "library";
+      p.info.space = Space::name();
+      p.info.dtype = dtype;
+      p.info.name =
+          point_name("vendor_gemm", Space::name(), dtype, grade("n", profile_.vendor_gemm_n));
+      p.skipped_reason = why_not;
+      plan_.push_back(std::move(p));
+    }
+  }
+  // tf32 rides with fp32: the profile's dtypes name storage types.
+  bool dtype_wanted(const std::string& dtype) const {
+    const std::string stored = dtype == "tf32" ? "fp32" : dtype;
+    return std::find(profile_.dtypes.begin(), profile_.dtypes.end(), stored) !=
+           profile_.dtypes.end();
   }
 
   // K = 1, 2, 4, … up to k_max. Memory-bound rungs use the DRAM working set; rungs whose calls

@@ -25,6 +25,9 @@ struct SweepProfile {
   // GPUs finish a call ~100x sooner than a CPU host: per-call FLOP and byte budgets are scaled by
   // this on device spaces so launch overhead stays negligible.
   double device_work_scale = 50;
+  // GPU DRAM working sets are at least this: a GPU streams 4x its L2 in tens of microseconds,
+  // where block ramp-up and drain weigh several percent; ~1 ms per call needs gigabytes.
+  std::uint64_t device_dram_min_bytes = 0;
 
   std::vector<std::string> bandwidth_probes;  // copy scale add triad dot read fill
 
@@ -42,8 +45,9 @@ struct SweepProfile {
   int cache_steps_per_octave = 1;
   double cache_bytes_per_call = 0;
 
-  std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy
+  std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy vendor_gemm
   std::uint64_t gemm_n = 0;
+  std::uint64_t vendor_gemm_n = 0;  // n of the vendor library's gemm on device spaces
 
   nlohmann::json to_json() const;  // recorded in the results file
 };

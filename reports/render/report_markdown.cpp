@@ -10,10 +10,12 @@
 namespace ridgeline {
 namespace {
 
-// Spec figures are compared with the vector unit first: our FMA probes do not use tensor cores.
+// The fitted P comes from FMA probes on the vector units (packed for 16-bit types): it is held
+// against the sheet's vector figure only, never a tensor or matrix one, which would make a
+// correct vector peak look like a tenth of the machine.
 std::optional<SpecPeak> spec_peak(const MachineProfile& m, const std::string& dtype) {
   if (auto p = m.dense_peak(dtype, "vector")) return p;
-  return m.dense_peak(dtype);
+  return m.dense_peak(dtype, "vector-packed");
 }
 
 std::string cell_at(const Roof& roof, double i) {
