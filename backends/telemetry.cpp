@@ -89,6 +89,9 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
     if (!(span > 0) || !std::isfinite(a) || !std::isfinite(b) || b < a) return nullptr;
     return (b - a) / span;
   };
+  // An energy counter that did not move was not updated (NVML's ticks coarsely): unknown.
+  const json mean_power =
+      last->energy_j > first->energy_j ? per_span(first->energy_j, last->energy_j) : json(nullptr);
   json names = json::array();
   for (auto& n : throttle_reason_names(reasons)) names.push_back(n);
   if (any_throttled && reasons == 0) names.push_back("sm_clock_below_75_percent");
@@ -102,7 +105,7 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
           {"throttle_reasons", names},
           {"throttled_samples", flags},
           {"span_s", span > 0 ? json(span) : json(nullptr)},
-          {"mean_power_w", per_span(first->energy_j, last->energy_j)},
+          {"mean_power_w", mean_power},
           {"power_limited_fraction", per_span(first->power_violation_s, last->power_violation_s)},
           {"thermal_limited_fraction",
            per_span(first->thermal_violation_s, last->thermal_violation_s)}};

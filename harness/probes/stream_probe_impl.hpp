@@ -234,7 +234,7 @@ Verification StreamProbe<Space, T>::verify_on_device() {
   const StreamOp op = kernel_.op;
   const T q = kStreamScalar<T>;
   const T rel = 4 * epsilon<T>();
-  std::size_t first_bad = n;
+  std::size_t first_bad = n;  // Min's identity is the largest size_t: >= n means none
   Kokkos::parallel_reduce(
       "ridgeline::stream_verify", Kokkos::RangePolicy<Space>(0, n),
       KOKKOS_LAMBDA(const std::size_t i, std::size_t& bad) {
@@ -243,7 +243,7 @@ Verification StreamProbe<Space, T>::verify_on_device() {
         if (!(diff <= tol && -diff <= tol) && i < bad) bad = i;
       },
       Kokkos::Min<std::size_t>(first_bad));
-  if (first_bad == n) return {};
+  if (first_bad >= n) return {};
   T got{};
   Kokkos::deep_copy(got, Kokkos::subview(out, first_bad));
   return {false, std::string(kernel_.name) + ": element " + std::to_string(first_bad) + " is " +
