@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <string>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/nvml.hpp"
@@ -137,6 +138,12 @@ class CudaBackend final : public MeasurementBackend {
       RIDGELINE_CUDA_CHECK(cudaMemset(flush_buffer_, 0, flush_bytes_ + sizeof(int)));
     }
     nvml_ = open_nvml(device, telemetry_why_not_);
+    // RIDGELINE_L2_FLUSH=memset|none: other flushes, for A/B measurements of the flush itself.
+    if (const char* f = std::getenv("RIDGELINE_L2_FLUSH")) {
+      const std::string method = f;
+      if (method == "memset") flush_method_ = "memset";
+      if (method == "none") flush_method_ = "none";
+    }
   }
   ~CudaBackend() override {
     if (flush_buffer_) cudaFree(flush_buffer_);
@@ -147,10 +154,15 @@ class CudaBackend final : public MeasurementBackend {
 
   const char* timer_name() const override { return "cuda_event"; }
   SampleTimer& timer() override { return timer_; }
-  std::uint64_t flush_bytes() const override { return flush_bytes_; }
-  const char* flush_method() const override { return "read"; }
+  std::uint64_t flush_bytes() const override { return flush_method_[0] == 'n' ? 0 : flush_bytes_; }
+  const char* flush_method() const override { return flush_method_; }
   void flush_cache() override {
-    if (!flush_buffer_) return;
+    if (!flush_buffer_ || flush_method_[0] == 'n') return;
+    if (flush_method_[0] == 'm') {  // the old way, kept to measure what it costs
+      RIDGELINE_CUDA_CHECK(
+          cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, Kokkos::Cuda().cuda_stream()));
+      return;
+    }
     auto* words = static_cast<const uint4*>(flush_buffer_);
     int* sink = reinterpret_cast<int*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
     read_flush<<<4 * sms_, 256, 0, Kokkos::Cuda().cuda_stream()>>>(words, flush_bytes_ / 16, sink);
@@ -170,6 +182,7 @@ class CudaBackend final : public MeasurementBackend {
   int sms_ = 1;
   void* flush_buffer_ = nullptr;
   std::uint64_t flush_bytes_ = 0;
+  const char* flush_method_ = "read";
   std::unique_ptr<Nvml> nvml_;
   std::string telemetry_why_not_;
 };

@@ -37,14 +37,22 @@ HalfInputs<H> half_input_pairs() {
   return in;
 }
 
-// Runs `steps` steps of the recurrence on C packed chains.
+// Runs `steps` steps of the recurrence on C packed chains: blocks of 32 steps with a compile-time
+// trip count (fully unrolled: 256 packed FMAs per loop test), then the rest. A run-time loop of
+// step pairs unrolled by the compiler kept one exit test per pair (84 % FMAs in the SASS of the
+// first H200 run, 0.76 of the clock-adjusted peak).
+template <class P, std::size_t C>
+KOKKOS_FORCEINLINE_FUNCTION void half_step_pair(P (&v)[C], P minus_one, P zero, P step) {
+  for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, zero);
+  for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, step);
+}
 template <class P, std::size_t C>
 KOKKOS_FORCEINLINE_FUNCTION void half_steps(P (&v)[C], int steps, P minus_one, P zero, P step) {
-  RIDGELINE_DEVICE_UNROLL
-  for (int k = 0; k + 1 < steps; k += 2) {
-    for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, zero);
-    for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, step);
-  }
+  constexpr int kBlock = 32;
+  int k = 0;
+  for (; k + kBlock <= steps; k += kBlock)
+    for (int b = 0; b < kBlock; b += 2) half_step_pair(v, minus_one, zero, step);
+  for (; k + 1 < steps; k += 2) half_step_pair(v, minus_one, zero, step);
   if (steps & 1)
     for (std::size_t c = 0; c < C; ++c) v[c] = packed_fma(v[c], minus_one, zero);
 }

@@ -131,9 +131,11 @@ void StreamProbe<Space, T>::run_device_op() {
                                                                      : c;
   // Thread g starts at chunk g mod items and moves by `rotation` per pass (DeviceSweep).
   if constexpr (Op == StreamOp::kDot || Op == StreamOp::kRead) {
-    // Kokkos' reduction with 256-thread blocks capped at 32 registers (8 blocks per SM on
-    // sm_90): full occupancy, so no tail wave runs with a fraction of the bytes in flight.
-    const Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 8>> threads(0,
+    // Kokkos' reduction with 256-thread blocks and at most 64 registers (4 blocks, 1024 threads
+    // per SM on sm_90): 8-16 loads of 8 bytes in flight per thread are 64-128 KiB per SM, and
+    // no spills (a cap at 32 registers spilled the fp64 dot to local memory on the first H200
+    // run: 35 LDL/STL, 0.85 of the device copy).
+    const Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>> threads(0,
                                                                            sweep.threads(l.items));
     Kokkos::parallel_reduce(
         kernel_label(), threads,

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The first-light table of a GPU session (scripts/gpu-run): ridgeline's points beside the in-run
+references of the same session (torch_reference.py) and the spec sheet at the clock the peak
+kernels measured, as markdown. Medians against medians, from one run.
+
+  first_light_table.py RESULTS.json TORCH_REFERENCE.json MACHINE_SHEET.json [PUBLISHED.json]
+
+PUBLISHED (optional): {"label": bytes_per_s, ...} figures published by others for this GPU,
+printed as ratios only (they were measured on another machine at another time).
+"""
+import json
+import sys
+
+
+def points(results):
+    return {p['name']: p for p in results['points'] if p.get('median_s') is not None}
+
+
+def best(pts, probe, dtype, family=None):
+    """The point of a probe/dtype with the highest rate (the largest working set's for streams)."""
+    c = [p for p in pts.values() if p['probe'] == probe and p['dtype'] == dtype and
+         (family is None or p['family'] == family)]
+    return max(c, key=lambda p: p['working_set_bytes']) if c else None
+
+
+def fmt_rate(v, unit):
+    return f'{v / 1e12:.3g} T{unit}/s' if v is not None else '–'
+
+
+def main():
+    results = json.load(open(sys.argv[1]))
+    ref = json.load(open(sys.argv[2]))
+    sheet = json.load(open(sys.argv[3]))
+    published = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else {}
+    pts = points(results)
+    copy = ref.get('d2d_copy', {}).get('median_bytes_per_s')
+    spec_bw = sheet['memory']['bandwidth']
+    out = ['| ridgeline point | median | vs in-run torch copy | vs spec ' + f'{spec_bw / 1e12:g} TB/s |' +
+           ''.join(f' vs {k} |' for k in published),
+           '|---|---|---|---|' + '---|' * len(published)]
+    for probe in ['copy', 'scale', 'add', 'triad', 'read', 'dot', 'fill']:
+        for dtype in ['fp64', 'fp32']:
+            p = best(pts, probe, dtype, 'bandwidth')
+            if not p:
+                continue
+            b = p['bytes_per_s']
+            out.append(f'| {p["name"]} | {fmt_rate(b, "B")} | {b / copy:.3f} |' if copy else
+                       f'| {p["name"]} | {fmt_rate(b, "B")} | – |')
+            out[-1] += f' {b / spec_bw:.3f} |' + ''.join(f' {b / v:.3f} |' for v in published.values())
+    print('\n'.join(out))
+    print()
+    print('| peak point | median | SM clock in the kernel | spec at that clock | ratio |')
+    print('|---|---|---|---|---|')
+    mhz_spec = sheet['clock']['sm_mhz']
+    for dtype in ['fp64', 'fp32', 'fp16', 'bf16']:
+        p = best(pts, 'peak', dtype)
+        if not p:
+            continue
+        spec = [q for q in sheet['peaks'] if q['dtype'] == dtype and q['dense'] and
+                q['unit'] in ('vector', 'vector-packed')]
+        clock = (p.get('observed') or {}).get('sm_clock_mhz')
+        if spec and clock:
+            at_clock = spec[0]['flops'] * clock / mhz_spec
+            print(f'| {p["name"]} | {fmt_rate(p["flops_per_s"], "FLOP")} | {clock:.0f} MHz | '
+                  f'{fmt_rate(at_clock, "FLOP")} | {p["flops_per_s"] / at_clock:.3f} |')
+        else:
+            print(f'| {p["name"]} | {fmt_rate(p["flops_per_s"], "FLOP")} | '
+                  f'{f"{clock:.0f} MHz" if clock else "–"} | – | – |')
+    print()
+    print('| vendor gemm point | median | in-run torch matmul (median) | ratio | spec (dense) |')
+    print('|---|---|---|---|---|')
+    for dtype in ['fp64', 'fp32', 'tf32', 'fp16', 'bf16']:
+        p = best(pts, 'vendor_gemm', dtype)
+        t = ref.get('matmul', {}).get(dtype, {}).get('median_flops_per_s')
+        spec = [q['flops'] for q in sheet['peaks'] if q['dtype'] == dtype and q['dense']]
+        if not p:
+            continue
+        ratio = f'{p["flops_per_s"] / t:.3f}' if t else '–'
+        print(f'| {p["name"]} | {fmt_rate(p["flops_per_s"], "FLOP")} | {fmt_rate(t, "FLOP")} | '
+              f'{ratio} | {fmt_rate(max(spec), "FLOP") if spec else "–"} |')
+
+
+if __name__ == '__main__':
+    main()
