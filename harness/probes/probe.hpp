@@ -20,6 +20,7 @@ struct PointInfo {
   double flops = 0;  // per run() call, counted from the source (FMA = 2)
   double bytes = 0;  // algorithmic bytes per run() call
   nlohmann::json params = nlohmann::json::object();
+  std::string unfit_reason;  // set by a probe that cannot measure this point; the plan skips it
 };
 
 struct Verification {

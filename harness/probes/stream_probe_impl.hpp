@@ -92,6 +92,11 @@ void StreamProbe<Space, T>::run() {
 
 template <class Space, class T>
 void StreamProbe<Space, T>::run_device() {
+  for (int launch = 0; launch < sweep_.launches; ++launch) run_device_launch();
+}
+
+template <class Space, class T>
+void StreamProbe<Space, T>::run_device_launch() {
   switch (kernel_.op) {
     case StreamOp::kCopy:
       return run_device_op<StreamOp::kCopy>();
@@ -198,7 +203,7 @@ Verification StreamProbe<Space, T>::verify() {
       const long double a = stream_init_a<T>(r);
       gold += count * (kernel_.op == StreamOp::kDot ? a * (long double)stream_init_b<T>(r) : a);
     }
-    gold *= double(passes_) * double(sweep_.replicas);
+    gold *= double(passes_) * double(sweep_.replicas);  // per launch: the result is the last one
     const long double result = read_result();
     // Worst-case rounding of the longest chain of dependent additions. Host: each accumulator's
     // run, then the W accumulators, then the items. Device: each thread's passes, the threads a

@@ -192,7 +192,9 @@ class Planner {
     PointPlan p;
     p.info = probe->info();
     if (!probe_wanted(p.info.probe) && !probe_wanted(p.info.family)) return;
-    if (p.info.elements == 0) {
+    if (!p.info.unfit_reason.empty()) {
+      p.skipped_reason = p.info.unfit_reason;
+    } else if (p.info.elements == 0) {
       p.skipped_reason = "working set too small for this backend's launch shape";
     } else if (limits_.memory_bytes && p.info.working_set_bytes > limits_.memory_bytes) {
       p.skipped_reason = "out of memory: needs " + std::to_string(p.info.working_set_bytes) +
@@ -296,7 +298,7 @@ class Planner {
         const StreamKernel* k = find_stream_kernel(name);
         const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
         const int passes = std::max(1, int(work_scale_ * profile_.cache_bytes_per_call / ws));
-        add(std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, passes));
+        add(std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, passes, limits_.llc_bytes));
       }
     }
   }
