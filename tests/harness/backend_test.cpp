@@ -90,6 +90,34 @@ TEST(Telemetry, NoReadingsGiveNullAndUnknownValuesGiveNullFields) {
   EXPECT_EQ(t.dump().find("NaN"), std::string::npos);
 }
 
+TelemetryReading counters(double wall_s, double energy_j, double power_violation_s) {
+  TelemetryReading r = reading(1785, 650);
+  r.wall_s = wall_s;
+  r.energy_j = energy_j;
+  r.power_violation_s = power_violation_s;
+  r.thermal_violation_s = 0;
+  return r;
+}
+
+TEST(Telemetry, CountersGiveMeanPowerAndLimitedTimeOverAtLeastOneSecond) {
+  // 2 s, 1300 J, 0.5 s power-capped: 650 W, a quarter of the time; the clock at 1785 of 1980.
+  const json t = summarize_telemetry({{counters(10, 5000, 3)}, {counters(12, 6300, 3.5)}}, 1980);
+  EXPECT_DOUBLE_EQ(t["span_s"].get<double>(), 2);
+  EXPECT_DOUBLE_EQ(t["mean_power_w"].get<double>(), 650);
+  EXPECT_DOUBLE_EQ(t["power_limited_fraction"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(t["thermal_limited_fraction"].get<double>(), 0);
+  EXPECT_NEAR(t["sm_clock_fraction"].get<double>(), 1785.0 / 1980, 1e-12);
+  // NVML's counters step coarsely: over a short span their differences mean nothing (an H200
+  // run read 789 W on a 700 W card and 128 % of the time capped), so they are left out.
+  const json s = summarize_telemetry({{counters(10, 5000, 3)}, {counters(10.2, 5158, 3.25)}}, 1980);
+  EXPECT_TRUE(s["mean_power_w"].is_null());
+  EXPECT_TRUE(s["power_limited_fraction"].is_null());
+  // A counter that did not move is unknown, not zero watts.
+  EXPECT_TRUE(
+      summarize_telemetry({{counters(10, 5000, 3)}, {counters(12, 5000, 3)}}, 1980)["mean_power_w"]
+          .is_null());
+}
+
 TEST(FlushSizing, TwiceTheL2RoundedUpAndCapped) {
   constexpr std::uint64_t MiB = 1 << 20;
   EXPECT_EQ(l2_flush_bytes(0, 80ull << 30), 0u);                 // unknown L2: no flush
