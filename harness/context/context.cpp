@@ -14,6 +14,7 @@
 #include "compat/kokkos_kernels_compat.hpp"
 #include "host/cpu_info.hpp"
 #include "locate/profiles_root.hpp"
+#include "provenance.hpp"
 #include "spaces.hpp"
 
 namespace ridgeline {
