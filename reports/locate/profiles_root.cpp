@@ -16,8 +16,9 @@ struct Candidate {
 
 std::vector<Candidate> candidates() {
   std::vector<Candidate> out;
+  // A folder the user names is the only one looked at: a typo must not fall back silently.
   if (const char* env = std::getenv("RIDGELINE_PROFILES"); env && *env)
-    out.push_back({env, "RIDGELINE_PROFILES"});
+    return {{env, "RIDGELINE_PROFILES"}};
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {

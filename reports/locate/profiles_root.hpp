@@ -11,9 +11,10 @@ struct ProfilesRoot {
   std::string how;   // "RIDGELINE_PROFILES", "next to the binary", "build-time source tree"
 };
 
-// Search order: $RIDGELINE_PROFILES; then, walking up from the running binary's folder, the
-// install layout <prefix>/share/ridgeline/profiles and a source tree's <dir>/profiles; then the
-// source tree the binary was built from. The first folder holding sweeps/ or machines/ wins.
+// Search order: $RIDGELINE_PROFILES alone when it is set; otherwise, walking up from the running
+// binary's folder, the install layout <prefix>/share/ridgeline/profiles and a source tree's
+// <dir>/profiles, then the source tree the binary was built from. The first folder holding
+// sweeps/ or machines/ wins.
 ProfilesRoot find_profiles_root();
 
 // The candidate folders in search order (for error messages and `ridgeline info`).

@@ -1,5 +1,6 @@
 // `ridgeline info --json` describes the host space: what results files embed as context.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "support/run_command.hpp"
@@ -35,6 +36,43 @@ TEST(CliInfo, TextNamesEverySpace) {
   EXPECT_NE(r.out.find("Execution spaces:"), std::string::npos);
   EXPECT_NE(r.out.find("Serial"), std::string::npos);
   EXPECT_EQ(r.err, "");
+}
+
+// A copied or installed binary finds the profiles next to it (bin/ + share/ridgeline/profiles),
+// not at the source path it was built from; RIDGELINE_PROFILES overrides; with none, it says so.
+TEST(CliInfo, CopiedBinaryFindsProfilesNextToItself) {
+  const std::string dir = "/tmp/ridgeline-copied-" + std::to_string(getpid());
+  const std::string setup = "rm -rf " + dir + " && mkdir -p " + dir + "/bin " + dir +
+                            "/share/ridgeline && cp " + RIDGELINE_BIN + " " + dir +
+                            "/bin/ && cp -r " + RIDGELINE_SOURCE_DIR + "/profiles " + dir +
+                            "/share/ridgeline/";
+  ASSERT_EQ(test::run_command(setup).exit_code, 0);
+  const auto r = test::run_command(dir + "/bin/ridgeline info --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["profiles"]["path"], dir + "/share/ridgeline/profiles");
+  EXPECT_EQ(j["profiles"]["found_by"], "next to the binary");
+  // The copied binary runs a named profile from there.
+  const auto run = test::run_command(
+      "cd /tmp && " + dir + "/bin/ridgeline run --profile nosuch --out " + dir + "/r.json");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("known: cache, full"), std::string::npos) << run.err;
+
+  const auto env = test::run_command("RIDGELINE_PROFILES=" + std::string(RIDGELINE_SOURCE_DIR) +
+                                     "/profiles " + dir + "/bin/ridgeline info --json");
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  EXPECT_EQ(nlohmann::json::parse(env.out)["profiles"]["found_by"], "RIDGELINE_PROFILES");
+
+  // Nowhere to be found: the binary alone in a folder, the build's source tree hidden by an
+  // empty override.
+  ASSERT_EQ(test::run_command("rm -rf " + dir + "/share && mkdir -p " + dir + "/empty").exit_code,
+            0);
+  const auto none =
+      test::run_command("RIDGELINE_PROFILES=" + dir + "/empty " + dir +
+                        "/bin/ridgeline run --profile quick --out " + dir + "/r.json");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no profiles folder found"), std::string::npos) << none.err;
+  test::run_command("rm -rf " + dir);
 }
 
 }  // namespace

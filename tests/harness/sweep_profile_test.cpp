@@ -60,7 +60,8 @@ TEST(SweepProfile, UnknownProfileNameListsTheKnownOnes) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(
-                  "--profile: unknown profile 'nosuch' (known: cache, full, nightly, quick"),
+                  "--profile: unknown profile 'nosuch' (known: cache, full, gpu-ab, gpu-first-light, "
+                  "gpu-smoke, nightly, quick"),
               std::string::npos)
         << e.what();
   }
