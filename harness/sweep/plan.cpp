@@ -103,21 +103,32 @@ class Planner {
   // backends run packed two-lane probes (probes/half_fma_probe.hpp).
   template <class Space>
   void half(const std::string& dtype) {
-#if defined(RIDGELINE_PACKED_HALF)
-    if constexpr (kIsDeviceSpace<Space>) {
-      if (dtype == "fp16")
-        half_typed<Space, Fp16>();
-      else
-        half_typed<Space, Bf16>();
-      return;
-    }
-#endif
-    const std::string reason =
+    std::string reason =
         kIsDeviceSpace<Space>
             ? "packed " + dtype + " probes are not implemented for the " + Space::name() +
                   " backend yet"
             : "no native " + dtype +
                   " arithmetic on host backends (Kokkos' half types are plain float there)";
+#if defined(RIDGELINE_PACKED_HALF)
+    if constexpr (kIsDeviceSpace<Space>) {
+#if defined(KOKKOS_ENABLE_HIP)
+      // CDNA2/3 have a packed fp16 FMA (v_pk_fma_f16) but none for bf16: hip_bf16.h's __hfma2
+      // goes through fp32, so its "peak" would be a software rate.
+      if (dtype == "bf16")
+        reason =
+            "no packed bf16 FMA instruction on AMD CDNA2/CDNA3 (gfx90a, gfx942): HIP's "
+            "__hfma2 for bf16 is emulated through fp32, not a hardware peak";
+      else
+#endif
+      {
+        if (dtype == "fp16")
+          half_typed<Space, Fp16>();
+        else
+          half_typed<Space, Bf16>();
+        return;
+      }
+    }
+#endif
     for (const char* probe : {"fma", "peak"}) {
       if (!probe_wanted(probe)) continue;
       PointPlan p;

@@ -53,10 +53,20 @@ def branch_target(idx, lo):
     return idx + 1 + offset // 16
 
 
+# Before the per-operation device kernels (commit a39ad83 and earlier) each stream kernel was the
+# n-th lambda of StreamProbe::run(), in source order; read and dot shared one reduction lambda.
+OLD_STREAM_LAMBDAS = {1: 'copy', 2: 'scale', 3: 'add', 4: 'triad', 5: 'fill'}
+
+
 def classify(name):
     m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         return ('stream', f'{STREAM_OPS[int(m.group(2))]}<{DTYPES[m.group(1)]}>', STREAM_OPS[int(m.group(2))])
+    m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run\(\)::\{lambda\(unsigned long(, [a-z]+&)?\)#(\d+)\}', name)
+    if m:
+        op = 'read' if m.group(2) else OLD_STREAM_LAMBDAS.get(int(m.group(3)), '?')
+        label = 'read/dot' if m.group(2) else op
+        return ('stream', f'{label}<{DTYPES[m.group(1)]}>', op if op != '?' else 'fill')
     m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)(?:, (\d+))?>::run\(\)', name)
     if m:
         kind, t, k = m.groups()
