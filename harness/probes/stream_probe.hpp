@@ -182,6 +182,7 @@ class StreamProbe final : public Probe {
   }
 
   void run() override;
+  void run_host();
   // Device spaces: each thread loads its whole chunk before the first store, so W loads per
   // array are in flight per thread (the pointers are lambda captures, where nvcc ignores
   // restrict, so a store could otherwise hold back the next element's load).

@@ -80,14 +80,20 @@ def analyse(code):
     ops = [lo & 0xFFF for lo, _ in ins]
     first_store = next((i for i, o in enumerate(ops) if o == STG), len(ops))
     widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == LDG)
-    best = (0, 0)  # (FMAs, instructions) of the loop with most FMAs
+    loops = []
     for i, (lo, hi) in enumerate(ins):
         if ops[i] == BRA and lo >> 63:  # backward branch: a loop
             t = branch_target(i, lo)
             if 0 <= t <= i:
-                fmas = sum(is_fma(ins[j][0]) for j in range(t, i + 1))
-                if fmas > best[0]:
-                    best = (fmas, i + 1 - t)
+                loops.append((t, i))
+    # The hot loop: of the innermost loops (no other loop inside), the one with most FMAs.
+    innermost = [(t, i) for t, i in loops
+                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
+    best = (0, 0)  # (FMAs, instructions)
+    for t, i in innermost:
+        fmas = sum(is_fma(ins[j][0]) for j in range(t, i + 1))
+        if fmas > best[0]:
+            best = (fmas, i + 1 - t)
     return {
         'loads_before_store': sum(1 for o in ops[:first_store] if o == LDG),
         'loads': ops.count(LDG), 'stores': ops.count(STG),
