@@ -44,12 +44,16 @@ def is_fma(lo):
     return bool(op) and not (op.startswith('HFMA2') and (lo >> 24) & 0xFF == 0xFF)
 
 
-def branch_target(idx, lo):
-    """Index of a BRA's target. Calibrated on nvcc 13.0 sm_90 loops of 11, 35, 43, 83, 203 and 403
-    instructions and the `BRA self` after EXIT: byte offset from the next instruction =
-    (bits 34.. as signed) << 10 plus bits 16-23 << 2."""
+def branch_target(idx, lo, arch):
+    """Index of a BRA's target, from the byte offset to the next instruction. Calibrated on nvcc
+    13.0 loops of 11 to 403 instructions and the `BRA self` after EXIT. sm_90 (Hopper) splits the
+    offset: (bits 34.. as signed) << 10 plus bits 16-23 << 2; sm_8x keeps it whole in bits 32..
+    (signed bytes)."""
     signed = lo - (1 << 64) if lo >> 63 else lo
-    offset = ((signed >> 34) << 10) + (((lo >> 16) & 0xFF) << 2)
+    if arch.startswith('sm_9'):
+        offset = ((signed >> 34) << 10) + (((lo >> 16) & 0xFF) << 2)
+    else:
+        offset = signed >> 32
     return idx + 1 + offset // 16
 
 
@@ -75,7 +79,7 @@ def classify(name):
     return None
 
 
-def analyse(code):
+def analyse(code, arch):
     ins = instructions(code)
     ops = [lo & 0xFFF for lo, _ in ins]
     first_store = next((i for i, o in enumerate(ops) if o == STG), len(ops))
@@ -83,17 +87,22 @@ def analyse(code):
     loops = []
     for i, (lo, hi) in enumerate(ins):
         if ops[i] == BRA and lo >> 63:  # backward branch: a loop
-            t = branch_target(i, lo)
+            t = branch_target(i, lo, arch)
             if 0 <= t <= i:
                 loops.append((t, i))
-    # The hot loop: of the innermost loops (no other loop inside), the one with most FMAs.
-    innermost = [(t, i) for t, i in loops
-                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
-    best = (0, 0)  # (FMAs, instructions)
-    for t, i in innermost:
-        fmas = sum(is_fma(ins[j][0]) for j in range(t, i + 1))
-        if fmas > best[0]:
-            best = (fmas, i + 1 - t)
+    # The hot loop: of the loops with at least 16 FMAs of their own (instructions of loops nested
+    # inside excluded), the densest in FMAs. An outer loop holding the hot one has few FMAs of its
+    # own at a low density; a remainder loop of one step has fewer than 16.
+    best = (0, 0)  # (FMAs, instructions) of its own
+    for t, i in loops:
+        inner = set()
+        for t2, i2 in loops:
+            if (t2, i2) != (t, i) and t <= t2 and i2 <= i:
+                inner.update(range(t2, i2 + 1))
+        own = [j for j in range(t, i + 1) if j not in inner]
+        fmas = sum(is_fma(ins[j][0]) for j in own)
+        if fmas >= 16 and (not best[1] or fmas / len(own) > best[0] / best[1]):
+            best = (fmas, len(own))
     return {
         'loads_before_store': sum(1 for o in ops[:first_store] if o == LDG),
         'loads': ops.count(LDG), 'stores': ops.count(STG),
@@ -117,7 +126,7 @@ def ptxas_registers(log):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--arch', default='')
+    ap.add_argument('--arch', default='sm_90')
     ap.add_argument('keep_dir')
     ap.add_argument('ptxas_log', nargs='?')
     args = ap.parse_args()
@@ -136,7 +145,7 @@ def main():
         if not c:
             continue
         kind, label, op = c
-        a = analyse(kernels[mangled])
+        a = analyse(kernels[mangled], args.arch)
         checks = []
         if kind == 'stream' and LOADS_PER_CHUNK[op]:
             need = LOADS_PER_CHUNK[op]
