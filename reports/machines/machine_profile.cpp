@@ -43,6 +43,20 @@ double require_positive(const json& j, const std::string& key, const std::string
   return v.get<double>();
 }
 
+// Absent or null: the fallback; any other type than a string is an error, never an abort.
+std::string optional_string(const json& j, const std::string& key, const std::string& file,
+                            const std::string& path = {}) {
+  if (!j.contains(key) || j.at(key).is_null()) return {};
+  if (!j.at(key).is_string()) throw InputError(file, path + key, "must be a string or null");
+  return j.at(key).get<std::string>();
+}
+
+bool optional_bool(const json& j, const std::string& key, const std::string& file) {
+  if (!j.contains(key) || j.at(key).is_null()) return false;
+  if (!j.at(key).is_boolean()) throw InputError(file, key, "must be true, false or null");
+  return j.at(key).get<bool>();
+}
+
 }  // namespace
 
 std::optional<SpecPeak> MachineProfile::dense_peak(const std::string& dtype,
@@ -62,13 +76,14 @@ MachineProfile load_machine_profile(const std::string& path) {
   m.file = path;
   m.id = fs::path(path).stem().string();
   m.name = require_string(j, "name", path);
-  m.vendor = j.value("vendor", "");
+  m.vendor = optional_string(j, "vendor", path);
   m.source = require_string(j, "source", path);
-  m.illustrative = j.value("illustrative", false);
+  m.illustrative = optional_bool(j, "illustrative", path);
   if (j.contains("match")) {
     if (!j["match"].is_array()) throw InputError(path, "match", "must be an array of strings");
     for (const auto& s : j["match"]) {
-      if (!s.is_string()) throw InputError(path, "match", "must be an array of strings");
+      if (!s.is_string() || s.get<std::string>().empty())
+        throw InputError(path, "match", "must be an array of non-empty strings");
       m.match.push_back(s.get<std::string>());
     }
   }
@@ -87,7 +102,7 @@ MachineProfile load_machine_profile(const std::string& path) {
     p.dtype = require_string(peaks[i], "dtype", path, at);
     p.flops = require_positive(peaks[i], "flops", path, at);
     p.unit = require_string(peaks[i], "unit", path, at);
-    p.accumulate = peaks[i].value("accumulate", "");
+    p.accumulate = optional_string(peaks[i], "accumulate", path, at);
     const json& dense = require(peaks[i], "dense", path, at);
     if (!dense.is_boolean()) throw InputError(path, at + "dense", "must be true or false");
     p.dense = dense.get<bool>();
