@@ -6,7 +6,8 @@
 
 namespace ridgeline {
 
-enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2 };
+// kExitInternal: a bug (an exception nothing expected), reported as one line, never an abort.
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
 
 class InputError : public std::runtime_error {
  public:
