@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli_test_support.hpp"
@@ -27,14 +28,20 @@ std::string error_of(const std::function<void()>& f) {
 const std::string kCompare =
     kBin + " compare " + kData + "/cpu_run_a.json " + kData + "/cpu_run_b.json --out ";
 
+// `--out /dev/null` replaced the device with a regular file. The test uses a device node of its
+// own (a null device made with mknod), so that a regression cannot replace the system's.
 TEST(FileIo, DeviceNodeIsNeverReplaced) {
-  const auto r = run_command(kCompare + "/dev/null");
+  TempDir dir;
+  const std::string device = dir.path + "/null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "cannot make a device node here (needs CAP_MKNOD)";
+  const auto r = run_command(kCompare + device);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(line_count(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("/dev/null: exists and is not a regular file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(device + ": exists and is not a regular file"), std::string::npos) << r.err;
   struct stat st {};
-  ASSERT_EQ(::stat("/dev/null", &st), 0);
-  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null was replaced";
+  ASSERT_EQ(::stat(device.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node was replaced";
 }
 
 TEST(FileIo, SymbolicLinkTargetIsRefusedAndItsFileUntouched) {
@@ -92,6 +99,27 @@ TEST(FileIo, FailuresCarryTheSystemsReason) {
             "/nonexistent/dir/r.json: cannot write (temporary file): No such file or directory");
   EXPECT_EQ(error_of([] { read_text_file("/nonexistent/r.json", "results file"); }),
             "/nonexistent/r.json: cannot open results file: No such file or directory");
+}
+
+// fsync and close errors were ignored and the rename still happened: a file that never reached
+// the disk replaced a good one.
+TEST(FileIo, FsyncOrCloseFailureKeepsTheOldFile) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the ASan runtime must come first; LD_PRELOAD of the shim conflicts with it";
+#endif
+  TempDir dir;
+  const std::string out = dir.path + "/compare.md";
+  for (const char* fail : {"RIDGELINE_FAIL_FSYNC=1", "RIDGELINE_FAIL_CLOSE=1"}) {
+    write_file(out, "the old report\n");
+    const auto r = run_command(std::string(fail) + " LD_PRELOAD=" + RIDGELINE_FAILING_IO_PRELOAD +
+                               " " + kCompare + out);
+    EXPECT_EQ(r.exit_code, 2) << fail;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(out + ": cannot write ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Input/output error"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(out), "the old report\n") << fail;
+    EXPECT_EQ(dir.file_count(), 1) << fail << ": the temporary file was left behind";
+  }
 }
 
 // A FIFO without a writer used to block `fit` forever.
