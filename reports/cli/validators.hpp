@@ -1,6 +1,6 @@
 #pragma once
 // CLI11 validators with messages a user can act on (CLI11's own PositiveNumber prints the whole
-// double range).
+// double range, and its Range lets NaN through).
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -9,16 +9,6 @@
 #include <string>
 
 namespace ridgeline {
-
-inline const CLI::Validator kPositiveNumber(
-    [](std::string& s) -> std::string {
-      char* end = nullptr;
-      const double v = std::strtod(s.c_str(), &end);
-      if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || v <= 0)
-        return "must be a positive number, got '" + s + "'";
-      return {};
-    },
-    "POSITIVE", "positive number");
 
 // A finite number in (low, high), or [low, high] when `inclusive`; NaN and infinity never pass
 // (CLI::Range lets NaN through: every comparison with it is false).

@@ -1,5 +1,6 @@
 #include "machines/machine_profile.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
+#include "roofline/model.hpp"
 
 namespace ridgeline {
 namespace {
@@ -35,11 +37,12 @@ std::string require_string(const json& j, const std::string& key, const std::str
   return v.get<std::string>();
 }
 
+// A number in (0, max]: sheets feed ratios (% of spec) and the calculator's I* = P/B.
 double require_positive(const json& j, const std::string& key, const std::string& file,
-                        const std::string& path = {}) {
+                        const std::string& path, double max) {
   const json& v = require(j, key, file, path);
-  if (!v.is_number() || !(v.get<double>() > 0))
-    throw InputError(file, path + key, "must be a positive number");
+  if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= max))
+    throw InputError(file, path + key, fmt::format("must be a number in (0, {:g}]", max));
   return v.get<double>();
 }
 
@@ -89,10 +92,11 @@ MachineProfile load_machine_profile(const std::string& path) {
   }
   const json& clock = require(j, "clock", path, "");
   m.clock_assumed = require_string(clock, "assumed", path, "clock.");
-  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.");
+  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.", 1e5);
   const json& mem = require(j, "memory", path, "");
-  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.");
-  if (mem.contains("l2_bytes")) m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.");
+  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
+  if (mem.contains("l2_bytes"))
+    m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.", 1ull << 50);
   const json& peaks = require(j, "peaks", path, "");
   if (!peaks.is_array() || peaks.empty())
     throw InputError(path, "peaks", "must be a non-empty array");
@@ -100,7 +104,7 @@ MachineProfile load_machine_profile(const std::string& path) {
     const std::string at = "peaks[" + std::to_string(i) + "].";
     SpecPeak p;
     p.dtype = require_string(peaks[i], "dtype", path, at);
-    p.flops = require_positive(peaks[i], "flops", path, at);
+    p.flops = require_positive(peaks[i], "flops", path, at, kMaxPeakFlops);
     p.unit = require_string(peaks[i], "unit", path, at);
     p.accumulate = optional_string(peaks[i], "accumulate", path, at);
     const json& dense = require(peaks[i], "dense", path, at);

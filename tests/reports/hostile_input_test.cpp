@@ -3,6 +3,8 @@
 // exit 2 (or is read correctly), never an abort, a hang or inf/nan in the output.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "cli_test_support.hpp"
 #include "results/input_error.hpp"
 #include "results/results_model.hpp"
@@ -153,10 +155,16 @@ TEST(HostileInput, MachineSheetWithNullOrWronglyTypedFields) {
   EXPECT_EQ(ok.err, "");
   EXPECT_NE(slurp(dir.path + "/out/report.md").find("% of spec"), std::string::npos);
 
-  for (const auto& [field, value] : std::vector<std::pair<std::string, json>>{
-           {"vendor", 5}, {"illustrative", "yes"}, {"match", json::array({""})}}) {
+  // A JSON pointer into the sheet, the value put there, and the field the error must name.
+  for (const auto& [pointer, value, field] :
+       std::vector<std::tuple<std::string, json, std::string>>{
+           {"/vendor", 5, "vendor"},
+           {"/illustrative", "yes", "illustrative"},
+           {"/match", json::array({""}), "match"},
+           {"/memory/bandwidth", 1e300, "memory.bandwidth"},
+           {"/peaks/0/flops", 1e300, "peaks[0].flops"}}) {
     json bad = sheet;
-    bad[field] = value;
+    bad[json::json_pointer(pointer)] = value;
     write_json(dir.path + "/machines/vm.json", bad);
     const auto r =
         run_command(env + kBin + " report " + kData + "/cpu_run_a.json --out " + dir.path + "/out");
