@@ -3,6 +3,7 @@
 
 #include "cli/harness_commands.hpp"
 #include "cli/kokkos_session.hpp"
+#include "cli/run_checks.hpp"
 #include "context/context.hpp"
 #include "results/input_error.hpp"
 
@@ -18,7 +19,8 @@ void add_info_command(CLI::App& app, int& exit_code) {
   CLI::App* info = app.add_subcommand(
       "info", "Describe this machine and every Kokkos execution space in the build");
   info->add_flag("--json", o->json, "Print JSON (what results files embed as context)");
-  info->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)");
+  info->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)")
+      ->check(thread_count_validator());
   info->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
   info->callback([o, &exit_code] {
     KokkosSession session(o->kokkos_args, o->threads);

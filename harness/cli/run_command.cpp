@@ -6,6 +6,7 @@
 
 #include "cli/harness_commands.hpp"
 #include "cli/kokkos_session.hpp"
+#include "cli/run_checks.hpp"
 #include "results/input_error.hpp"
 #include "sweep/runner.hpp"
 
@@ -51,31 +52,38 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   run->add_flag("--resume", o->run.resume, "Keep the points already in --out and measure the rest");
   run->add_flag("--quiet", o->run.quiet, "No progress on stderr, no benchmark table");
-  run->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)");
+  run->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)")
+      ->check(thread_count_validator());
   run->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
   auto* testing = run->add_option_group("Testing", "Hooks for ridgeline's own tests");
   testing->add_option("--test-plant-error", o->run.plant_error,
                       "Corrupt this probe's output before verification");
   testing->add_option("--test-slowdown", o->slowdown,
                       "PROBE:N runs PROBE's kernel N times per timed iteration");
+  testing->add_option("--test-fail-setup", o->run.fail_setup,
+                      "Make this probe's setup fail, as an allocation failure would");
   // --benchmark_* flags go to Google Benchmark untouched.
   run->allow_extras();
   run->callback([o, run, &exit_code] {
+    std::vector<std::string> flags;
     for (const auto& extra : run->remaining()) {
       if (extra.rfind("--benchmark_", 0) != 0)
         throw InputError("", extra,
                          "unknown argument (Google Benchmark flags start with --benchmark_)");
-      o->run.benchmark_args.push_back(extra);
+      flags.push_back(extra);
     }
+    const BenchmarkArgs checked = check_benchmark_args(flags);
+    o->run.benchmark_args = checked.args;
+    o->run.list_only = checked.list_only;
+    for (const auto& f : checked.args)
+      if (f == "--benchmark_out=" + o->run.out)
+        throw InputError("", "--benchmark_out", "is the results file --out; choose another file");
     for (const auto& p : o->run.filter.probes)
       if (std::find(kProbeNames.begin(), kProbeNames.end(), p) == kProbeNames.end())
         throw InputError("", "--probe", "unknown probe '" + p + "'");
     for (const auto& s : o->slowdown) {
-      const auto colon = s.find(':');
-      const int n = colon == std::string::npos ? 0 : std::atoi(s.c_str() + colon + 1);
-      if (n < 1)
-        throw InputError("", "--test-slowdown", "expected PROBE:N with N >= 1, got '" + s + "'");
-      o->run.slowdown[s.substr(0, colon)] = n;
+      const auto [probe, n] = parse_slowdown(s);
+      o->run.slowdown[probe] = n;
     }
     if (o->run.filter.spaces.empty()) o->run.filter.spaces = default_spaces();
     KokkosSession session(o->kokkos_args, o->threads);

@@ -12,6 +12,7 @@
 
 #include "compat/kokkos_compat.hpp"
 #include "compat/kokkos_kernels_compat.hpp"
+#include "context/memory_limit.hpp"
 #include "host/cpu_info.hpp"
 #include "locate/profiles_root.hpp"
 #include "provenance.hpp"
@@ -27,16 +28,27 @@ json env_or_null(const char* name) {
   return v ? json(v) : json(nullptr);
 }
 
+// available_bytes is what the planner may use: MemAvailable, or less where a memory cgroup
+// (a container's limit) leaves less.
 json meminfo() {
   std::ifstream in("/proc/meminfo");
   std::string key;
   long long kb = 0;
   std::string unit;
-  json j = {{"total_bytes", nullptr}, {"available_bytes", nullptr}};
+  json j = {{"total_bytes", nullptr},
+            {"available_bytes", nullptr},
+            {"cgroup_limit_bytes", nullptr},
+            {"cgroup_available_bytes", nullptr}};
   while (in >> key >> kb) {
     std::getline(in, unit);
     if (key == "MemTotal:") j["total_bytes"] = kb * 1024;
     if (key == "MemAvailable:") j["available_bytes"] = kb * 1024;
+  }
+  if (const auto cg = own_cgroup_memory()) {
+    j["cgroup_limit_bytes"] = cg->limit_bytes;
+    j["cgroup_available_bytes"] = cg->available_bytes;
+    if (j["available_bytes"].is_null() || cg->available_bytes < j["available_bytes"].get<double>())
+      j["available_bytes"] = cg->available_bytes;
   }
   return j;
 }
@@ -93,7 +105,7 @@ json machine_context() {
   return j;
 }
 
-json run_context() {
+json run_context(const std::vector<std::string>& benchmark_args) {
   json j = machine_context();
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32];
@@ -103,7 +115,8 @@ json run_context() {
               {"omp_proc_bind", env_or_null("OMP_PROC_BIND")},
               {"omp_places", env_or_null("OMP_PLACES")},
               {"omp_num_threads", env_or_null("OMP_NUM_THREADS")},
-              {"governor", j["cpu"]["governor"]}};
+              {"governor", j["cpu"]["governor"]},
+              {"benchmark_args", benchmark_args}};
   return j;
 }
 
@@ -132,9 +145,13 @@ std::string format_context(const json& c) {
                     cache["type"].get<std::string>(), bytes_text(cache["size_bytes"].get<double>()),
                     cache["shared_by_threads"].get<int>());
   if (!c["memory"]["total_bytes"].is_null())
-    s += fmt::format("Memory: {} total, {} available\n",
+    s += fmt::format("Memory: {} total, {} available{}\n",
                      bytes_text(c["memory"]["total_bytes"].get<double>()),
-                     bytes_text(c["memory"]["available_bytes"].get<double>()));
+                     bytes_text(c["memory"]["available_bytes"].get<double>()),
+                     c["memory"]["cgroup_limit_bytes"].is_null()
+                         ? ""
+                         : " (cgroup limit " +
+                               bytes_text(c["memory"]["cgroup_limit_bytes"].get<double>()) + ")");
   const json& profiles = c["profiles"];
   if (profiles.is_object() && profiles["path"].is_string())
     s += fmt::format("Profiles: {} ({})\n", profiles["path"].get<std::string>(),

@@ -4,14 +4,16 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace ridgeline {
 
 // Build, Kokkos, host, CPU and one entry per execution space.
 nlohmann::json machine_context();
 
-// Facts of this run on top: start time, Google Benchmark version, thread binding.
-nlohmann::json run_context();
+// Facts of this run on top: start time, Google Benchmark version, thread binding, and the
+// --benchmark_* flags passed through (a filter makes a partial run).
+nlohmann::json run_context(const std::vector<std::string>& benchmark_args = {});
 
 // Human-readable form of machine_context() for `ridgeline info`.
 std::string format_context(const nlohmann::json& context);

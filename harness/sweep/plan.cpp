@@ -1,7 +1,12 @@
 #include "sweep/plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
 #include <utility>
 
 #include "compat/kokkos_kernels_compat.hpp"
@@ -299,20 +304,34 @@ class Planner {
   }
 
   // Working sets from cache.min_bytes to the DRAM size, geometric, steps_per_octave per doubling.
+  // Neighbouring sizes can round to the same launch shape (the same point name): the repeat is
+  // left out, never planned twice.
   template <class Space, class T>
   void cache() {
     if (profile_.cache_probes.empty()) return;
     const double step = std::pow(2.0, 1.0 / profile_.cache_steps_per_octave);
+    std::map<std::string, std::string> last_name;  // per kernel
     for (double ws = double(profile_.cache_min_bytes); ws <= double(dram_bytes_) * 1.0001;
          ws *= step) {
       for (const auto& name : profile_.cache_probes) {
         const StreamKernel* k = find_stream_kernel(name);
         const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
-        const int passes = std::max(1, int(work_scale_ * profile_.cache_bytes_per_call / ws));
-        add(std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, passes, limits_.llc_bytes));
+        const double passes = std::max(1.0, work_scale_ * profile_.cache_bytes_per_call / ws);
+        if (passes > kMaxPasses)
+          throw InputError(profile_.source, "cache.bytes_per_call",
+                           fmt::format("asks for {:.3g} passes over a {:.0f}-byte working set "
+                                       "(at most {:g}): raise cache.min_bytes or lower it",
+                                       passes, ws, kMaxPasses));
+        auto probe = std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, int(passes),
+                                                             limits_.llc_bytes);
+        std::string& last = last_name[name];
+        if (probe->info().name == last) continue;
+        last = probe->info().name;
+        add(std::move(probe));
       }
     }
   }
+  static constexpr double kMaxPasses = 1e9;  // passes are an int; counts stay exact in a double
 
   const SweepProfile& profile_;
   const json& context_;
@@ -343,7 +362,13 @@ std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& conte
     }
   Planner planner(profile, context, filter);
   for_each_space([&](auto* s) { planner.space<std::decay_t<decltype(*s)>>(); });
-  return planner.take();
+  std::vector<PointPlan> plan = planner.take();
+  // Names are the ids results, resume and compare match points by: one name, one point.
+  std::set<std::string> names;
+  for (const auto& p : plan)
+    if (!names.insert(p.info.name).second)
+      throw std::logic_error("the plan has two points named " + p.info.name);
+  return plan;
 }
 
 }  // namespace ridgeline

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
+#include "results/results_model.hpp"
 
 namespace ridgeline {
 
@@ -77,22 +79,83 @@ ResultsWriter::ResultsWriter(std::string path, json profile, json context)
           {"points", json::array()}};
 }
 
+namespace {
+
+// Every value under `j` as "path.to.key" -> value (arrays are values), so that a difference is
+// reported by the field that differs.
+void add_leaves(const json& j, const std::string& path, std::map<std::string, json>& out) {
+  if (!j.is_object()) {
+    out[path] = j;
+    return;
+  }
+  for (const auto& [key, value] : j.items()) add_leaves(value, path + "." + key, out);
+}
+
+// What a resumed file must share with this run, as "field path" -> value: the build (revision,
+// compiler, flags), Kokkos, Google Benchmark, the host and its execution spaces (thread counts
+// included), and the profile's content (not where it was read from).
+std::map<std::string, json> run_identity(const json& doc) {
+  std::map<std::string, json> id;
+  const auto at = [&doc](const std::string& pointer) {
+    const json::json_pointer p(pointer);
+    return doc.contains(p) ? doc.at(p) : json(nullptr);
+  };
+  for (const char* pointer :
+       {"/context/host/hostname", "/context/ridgeline/version", "/context/ridgeline/git_revision",
+        "/context/build/compiler", "/context/build/flags", "/context/build/build_type",
+        "/context/kokkos/version", "/context/kokkos/kokkos_kernels", "/context/kokkos/backends",
+        "/context/run/google_benchmark"}) {
+    std::string field = std::string(pointer + 1);
+    std::replace(field.begin(), field.end(), '/', '.');
+    id[field] = at(pointer);
+  }
+  const json spaces = at("/context/spaces");
+  for (std::size_t i = 0; spaces.is_array() && i < spaces.size(); ++i) {
+    const json& s = spaces[i];
+    const std::string field = "context.spaces[" + std::to_string(i) + "].";
+    for (const char* key : {"name", "kind", "concurrency"})
+      id[field + key] = s.is_object() ? s.value(key, json(nullptr)) : json(nullptr);
+    const json device = s.is_object() ? s.value("device", json(nullptr)) : json(nullptr);
+    id[field + "device.name"] =
+        device.is_object() ? device.value("name", json(nullptr)) : json(nullptr);
+  }
+  id["context.spaces.size"] = spaces.is_array() ? spaces.size() : 0;
+  json profile = at("/profile");
+  if (profile.is_object()) profile.erase("source");
+  add_leaves(profile, "profile", id);
+  return id;
+}
+
+std::string shown(const json& v) {
+  const std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+}  // namespace
+
 std::set<std::string> ResultsWriter::resume_from(const std::string& path) {
-  const json old = read_results_file(path);
-  const std::string host = doc_["context"]["host"]["hostname"];
-  if (old["context"].value("host", json::object()).value("hostname", "") != host)
-    throw InputError(path, "context.host.hostname",
-                     "was written on another host; --resume continues runs of this host only");
-  if (!old.contains("profile") || old["profile"].value("name", "") != doc_["profile"]["name"])
-    throw InputError(path, "profile.name",
-                     "was written with another profile; resume with the same --profile");
+  const std::string text = read_text_file(path, "results file");
+  parse_results(text, path);  // every field the reporter reads is checked: no type can abort us
+  const json old = parse_results_text(text, path);
+  auto was = run_identity(old), now = run_identity(doc_);
+  for (const auto& [field, value] : was) now.emplace(field, json(nullptr));  // fields only before
+  const auto check = [&](const std::string& field) {
+    const auto it = was.find(field);
+    const json before = it == was.end() ? json(nullptr) : it->second;
+    if (before != now[field])
+      throw InputError(path, field,
+                       "is " + shown(before) + ", this run's is " + shown(now[field]) +
+                           "; --resume continues a run of the same build, Kokkos, host, threads "
+                           "and profile only");
+  };
+  check("context.host.hostname");  // the likeliest mistakes first: another host or profile
+  check("profile.name");
+  for (const auto& entry : now) check(entry.first);
   std::set<std::string> done;
   for (const auto& p : old["points"]) {
-    if (!p.is_object() || !p.contains("name") || !p["name"].is_string())
-      throw InputError(path, "points", "an entry has no name");
-    // Only measured points carry over; skipped or failed ones are tried again.
-    if (!p.value("skipped_reason", json(nullptr)).is_null()) continue;
-    if (!p.value("verified", false)) continue;
+    // Only measured and verified points carry over; skipped or failed ones are tried again.
+    if (!p.value("skipped_reason", json(nullptr)).is_null() || !p.at("verified").get<bool>())
+      continue;
     done.insert(p["name"].get<std::string>());
     doc_["points"].push_back(p);
   }
@@ -105,8 +168,8 @@ void ResultsWriter::add(json point) {
   flush();
 }
 
-void ResultsWriter::finish() {
-  doc_["complete"] = true;
+void ResultsWriter::finish(bool complete) {
+  doc_["complete"] = complete;
   flush();
 }
 
@@ -117,6 +180,8 @@ int ResultsWriter::failed_points() const {
   return n;
 }
 
-void ResultsWriter::flush() const { write_json_atomically(path_, doc_); }
+void ResultsWriter::flush() const {
+  if (!path_.empty()) write_json_atomically(path_, doc_);
+}
 
 }  // namespace ridgeline

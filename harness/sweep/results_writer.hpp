@@ -20,14 +20,17 @@ nlohmann::json point_json(const PointInfo& info, const std::vector<double>& samp
 
 class ResultsWriter {
  public:
+  // An empty `path` writes nothing (a run that only lists its points).
   ResultsWriter(std::string path, nlohmann::json profile, nlohmann::json context);
 
-  // Takes the measured points of an earlier, interrupted run of the same profile on the same
-  // host; returns their names so the sweep can skip them.
+  // Takes the measured points of an earlier, interrupted run of the same build, Kokkos, host
+  // and profile (every field checked, the file read as the reporter reads it); returns their
+  // names so the sweep can skip them. Throws InputError naming the first field that differs.
   std::set<std::string> resume_from(const std::string& path);
 
   void add(nlohmann::json point);  // appends and rewrites the file
-  void finish();                   // marks the run complete and rewrites the file
+  // Rewrites the file a last time; `complete` only when every planned point is in it.
+  void finish(bool complete);
   int failed_points() const;
 
  private:

@@ -10,11 +10,15 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <stdexcept>
 
 #include "compat/kokkos_compat.hpp"
 #include "context/context.hpp"
 #include "measurement.hpp"
+#include "results/file_lock.hpp"
 #include "results/input_error.hpp"
+#include "sweep/benchmark_compat.hpp"
 #include "sweep/results_writer.hpp"
 
 namespace ridgeline {
@@ -45,14 +49,23 @@ class Sweep {
   // Google Benchmark calls this once per repetition (and while it sizes the iteration count).
   void measure(std::size_t idx, benchmark::State& state) {
     PointPlan& point = plan_[idx];
+    running_ = idx;
+    // A failed setup released the probe; Google Benchmark still runs the other repetitions.
+    if (!point.probe) {
+      state.SkipWithError(point.skipped_reason.c_str());
+      return;
+    }
     if (active_ != idx) {
       try {
         hold_timeouts_at_setup_ = backend_for(point.info.space).hold_timeouts();
         point.probe->setup();
+        if (planted_setup_failure(point.info.probe))
+          throw std::runtime_error("planted by --test-fail-setup");
         telemetry_.clear();
         warm_up(*point.probe);
       } catch (const std::exception& e) {
-        state.SkipWithError(fmt::format("setup failed: {}", e.what()).c_str());
+        point.skipped_reason = fmt::format("setup failed: {}", e.what());
+        state.SkipWithError(point.skipped_reason.c_str());
         point.probe.reset();
         return;
       }
@@ -90,12 +103,17 @@ class Sweep {
         benchmark::Counter(point.info.bytes, benchmark::Counter::kIsIterationInvariantRate);
   }
 
-  // Called by the reporter with every repetition of one point: verify, record, release memory.
+  // Called by the reporter with every repetition of the point measured last: verify, record,
+  // release memory. Points are keyed by plan index, never by name.
   void finish_point(const std::string& name, const std::vector<double>& samples,
                     const std::string& error) {
-    const auto it = index_.find(name);
-    if (it == index_.end()) return;
-    PointPlan& point = plan_[it->second];
+    if (running_ == SIZE_MAX || plan_[running_].info.name != name)
+      throw std::logic_error("results for '" + name + "' arrived, but '" +
+                             (running_ == SIZE_MAX ? "no point" : plan_[running_].info.name) +
+                             "' was measured");
+    PointPlan& point = plan_[running_];
+    running_ = SIZE_MAX;
+    if (!error.empty()) ++setup_failures_;  // our SkipWithError: the probe could not be set up
     Verification v;
     nlohmann::json observed;
     if (error.empty() && point.probe) {
@@ -131,7 +149,7 @@ class Sweep {
         writer_.add(point_json(p.info, {}, {}, p.skipped_reason));
         continue;
       }
-      index_[p.info.name] = i;
+      ++total_;
       benchmark::RegisterBenchmark(p.info.name.c_str(),
                                    [this, i](benchmark::State& st) { measure(i, st); })
           ->UseManualTime()
@@ -143,9 +161,12 @@ class Sweep {
             return *std::max_element(v.begin(), v.end());
           });
     }
-    total_ = index_.size();
     start_ = Clock::now();
   }
+
+  // Every registered point was reported (a --benchmark_filter leaves some out).
+  std::size_t unfinished() const { return total_ - done_; }
+  std::size_t setup_failures() const { return setup_failures_; }
 
  private:
   MeasurementBackend& backend_for(const std::string& space) {
@@ -188,17 +209,21 @@ class Sweep {
     return std::find(options_.plant_error.begin(), options_.plant_error.end(), probe) !=
            options_.plant_error.end();
   }
+  bool planted_setup_failure(const std::string& probe) const {
+    return std::find(options_.fail_setup.begin(), options_.fail_setup.end(), probe) !=
+           options_.fail_setup.end();
+  }
 
   const RunOptions& options_;
   const SweepProfile& profile_;
   std::vector<PointPlan> plan_;
   ResultsWriter& writer_;
-  std::map<std::string, std::size_t> index_;
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
-  std::size_t active_ = SIZE_MAX;
-  std::size_t done_ = 0, total_ = 0;
+  std::size_t active_ = SIZE_MAX;                         // the point whose probe is set up
+  std::size_t running_ = SIZE_MAX;  // the point Google Benchmark measured last
+  std::size_t done_ = 0, total_ = 0, setup_failures_ = 0;
   Clock::time_point start_;
 };
 
@@ -224,8 +249,9 @@ class SweepReporter final : public benchmark::ConsoleReporter {
       const std::string name = r.run_name.function_name;
       if (!samples.count(name)) order.push_back(name);
       auto& s = samples[name];
-      if (r.error_occurred)
-        errors[name] = r.error_message;
+      const std::string error = compat::run_error(r);
+      if (!error.empty())
+        errors[name] = error;
       else if (r.iterations > 0)
         s.push_back(r.real_accumulated_time / double(r.iterations));
     }
@@ -241,14 +267,14 @@ class SweepReporter final : public benchmark::ConsoleReporter {
 
 int run_sweep(const RunOptions& o) {
   const SweepProfile profile = load_sweep_profile(o.profile);
-  const nlohmann::json context = run_context();
+  const nlohmann::json context = run_context(o.benchmark_args);
   std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
   if (plan.empty()) throw InputError("", "--probe", "no point of the profile matches the filters");
 
   // Our settings first, so a user's --benchmark_* flags override them.
   std::vector<std::string> args = {"ridgeline",
                                    fmt::format("--benchmark_repetitions={}", profile.repetitions),
-                                   fmt::format("--benchmark_min_time={}", profile.min_time_s)};
+                                   compat::min_time_flag(profile.min_time_s)};
   args.insert(args.end(), o.benchmark_args.begin(), o.benchmark_args.end());
   args.push_back("--benchmark_display_aggregates_only=false");
   args.push_back("--benchmark_report_aggregates_only=false");
@@ -263,9 +289,13 @@ int run_sweep(const RunOptions& o) {
   benchmark::AddCustomContext("kokkos", context["kokkos"]["version"].get<std::string>());
   benchmark::AddCustomContext("profile", profile.name);
 
-  ResultsWriter writer(o.out, profile.to_json(), context);
+  // Listing the points measures nothing, so it neither takes nor touches the results file.
+  std::optional<FileLock> lock;
+  if (!o.list_only) lock.emplace(o.out);
+  ResultsWriter writer(o.list_only ? "" : o.out, profile.to_json(), context);
   std::set<std::string> done;
-  if (o.resume && access(o.out.c_str(), F_OK) == 0) done = writer.resume_from(o.out);
+  if (o.resume && !o.list_only && access(o.out.c_str(), F_OK) == 0)
+    done = writer.resume_from(o.out);
 
   Sweep sweep(o, profile, std::move(plan), writer);
   sweep.register_all(done);
@@ -273,12 +303,28 @@ int run_sweep(const RunOptions& o) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
   benchmark::Shutdown();
-  writer.finish();
+  if (o.list_only) return kExitOk;
+  // Complete only when every planned point is in the file (a --benchmark_filter ran fewer).
+  const std::size_t unfinished = sweep.unfinished();
+  writer.finish(unfinished == 0);
+  if (unfinished)
+    std::cerr << fmt::format(
+        "ridgeline: warning: {}: {} point(s) were not run (--benchmark_filter?); the file is "
+        "marked incomplete, --resume runs them\n",
+        o.out, unfinished);
 
   const int failed = writer.failed_points();
-  if (failed) {
-    std::cerr << fmt::format("ridgeline: error: {}: {} point(s) failed verification\n", o.out,
-                             failed);
+  const std::size_t setup_failed = sweep.setup_failures();
+  if (failed || setup_failed) {
+    std::cerr << fmt::format("ridgeline: error: {}: {}\n", o.out,
+                             failed && setup_failed
+                                 ? fmt::format("{} point(s) failed verification, {} could not be "
+                                               "set up",
+                                               failed, setup_failed)
+                             : failed ? fmt::format("{} point(s) failed verification", failed)
+                                      : fmt::format("{} point(s) could not be set up (see "
+                                                    "skipped_reason)",
+                                                    setup_failed));
     return kExitFailed;
   }
   return kExitOk;

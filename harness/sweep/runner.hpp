@@ -15,15 +15,17 @@ struct RunOptions {
   bool resume = false;
   bool quiet = false;
   PlanFilter filter;
-  std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed through
+  std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed through (checked)
+  bool list_only = false;                   // --benchmark_list_tests: print names, write nothing
   // Test hooks, never for real measurements: corrupt a probe's output before it is verified, or
   // run a probe's kernel several times per timed iteration (a planted slowdown).
   std::vector<std::string> plant_error;
   std::map<std::string, int> slowdown;
+  std::vector<std::string> fail_setup;  // make this probe's setup() fail (an allocation failure)
 };
 
-// Needs Kokkos initialised. Returns kExitOk, kExitFailed (a point failed verification); throws
-// InputError on bad input.
+// Needs Kokkos initialised. Returns kExitOk, kExitFailed (a point failed verification or could
+// not be set up); throws InputError on bad input, and when another run holds `out`.
 int run_sweep(const RunOptions& options);
 
 }  // namespace ridgeline

@@ -1,6 +1,7 @@
 #include "sweep/sweep_profile.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -19,6 +20,13 @@ const std::vector<std::string> kCacheProbes = {"read", "triad"};
 const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy",
                                                  "vendor_gemm"};
 const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
+
+// Upper bounds: generous for any machine, small enough that sizes, counts and times stay far
+// from overflow (1 PiB, 10^12 FLOPs or bytes per call: minutes per call on a CPU).
+constexpr std::uint64_t kMaxRepetitions = 1000;
+constexpr double kMaxSeconds = 60;
+constexpr std::uint64_t kMaxBytes = 1ull << 50;
+constexpr double kMaxWorkPerCall = 1e12;
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -42,18 +50,33 @@ class Fields {
   bool has(const std::string& k) const { return j_.contains(k); }
   const json& raw(const std::string& k) const { return j_.at(k); }
 
-  double number(const std::string& k, double fallback, double min_exclusive) const {
+  // A number in [low, high] ((low, high] when `low_open`): every number a profile sets has a
+  // range, so no value can overflow the planner's arithmetic or make a sweep that never ends.
+  double number(const std::string& k, double fallback, double low, double high,
+                bool low_open = false) const {
     if (!has(k)) return fallback;
     const json& v = j_.at(k);
-    if (!v.is_number() || !(v.get<double>() > min_exclusive))
-      throw InputError(file_, at(k), "must be a number greater than " + fmt(min_exclusive));
-    return v.get<double>();
+    const double d = v.is_number() ? v.get<double>() : 0;
+    if (!v.is_number() || (low_open ? !(d > low) : !(d >= low)) || !(d <= high))
+      throw InputError(file_, at(k),
+                       "must be a number in " + std::string(low_open ? "(" : "[") + fmt(low) +
+                           ", " + fmt(high) + "]");
+    return d;
   }
-  std::uint64_t size(const std::string& k, std::uint64_t fallback) const {
+  // An integer in [low, high]; 2^32 + 16 is out of range, not 16.
+  std::uint64_t integer(const std::string& k, std::uint64_t fallback, std::uint64_t low,
+                        std::uint64_t high) const {
     if (!has(k)) return fallback;
     const json& v = j_.at(k);
-    if (!v.is_number_integer() || v.get<long long>() <= 0)
-      throw InputError(file_, at(k), "must be a positive integer (bytes or count)");
+    const bool in_range = v.is_number_unsigned()
+                              ? v.get<std::uint64_t>() >= low && v.get<std::uint64_t>() <= high
+                              : v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+                                    std::uint64_t(v.get<std::int64_t>()) >= low &&
+                                    std::uint64_t(v.get<std::int64_t>()) <= high;
+    if (!in_range)
+      throw InputError(
+          file_, at(k),
+          "must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
     return v.get<std::uint64_t>();
   }
   std::string text(const std::string& k, const std::string& fallback) const {
@@ -74,6 +97,9 @@ class Fields {
       if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end())
         throw InputError(file_, here,
                          "unknown " + what + " '" + s + "' (known: " + join(allowed) + ")");
+      // Twice the same entry would plan two points of one name.
+      if (std::find(out.begin(), out.end(), s) != out.end())
+        throw InputError(file_, here, "'" + s + "' is listed twice");
       out.push_back(s);
     }
     return out;
@@ -81,10 +107,9 @@ class Fields {
 
  private:
   static std::string fmt(double v) {
-    std::string s = std::to_string(v);
-    s.erase(s.find_last_not_of('0') + 1);
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
   }
   const json& j_;
   std::string file_, path_;
@@ -105,17 +130,17 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   p.name = top.text("name", "");
   if (p.name.empty()) throw InputError(file, "name", "missing required field");
   p.description = top.text("description", "");
-  p.repetitions = static_cast<int>(top.size("repetitions", 5));
-  p.min_time_s = top.number("min_time_s", 0.01, 0);
-  p.warmup_s = top.number("warmup_s", 0.05, -1e-300);
+  p.repetitions = static_cast<int>(top.integer("repetitions", 5, 1, kMaxRepetitions));
+  p.min_time_s = top.number("min_time_s", 0.01, 0, kMaxSeconds, true);
+  p.warmup_s = top.number("warmup_s", 0.05, 0, kMaxSeconds);
   p.spaces = top.names("spaces", {}, "space");
   p.dtypes = top.names("dtypes", kDtypes, "dtype");
   if (p.dtypes.empty()) p.dtypes = {"fp64", "fp32"};
-  p.dram_llc_multiple = top.number("dram_llc_multiple", 4, 0);
-  p.dram_min_bytes = top.size("dram_min_bytes", 64ull << 20);
-  p.working_set_bytes = top.size("working_set_bytes", 0);
-  p.device_work_scale = top.number("device_work_scale", 50, 0);
-  p.device_dram_min_bytes = top.size("device_dram_min_bytes", 0);
+  p.dram_llc_multiple = top.number("dram_llc_multiple", 4, 1, 1024);
+  p.dram_min_bytes = top.integer("dram_min_bytes", 64ull << 20, 1, kMaxBytes);
+  p.working_set_bytes = top.integer("working_set_bytes", 0, 1, kMaxBytes);
+  p.device_work_scale = top.number("device_work_scale", 50, 0, 1e4, true);
+  p.device_dram_min_bytes = top.integer("device_dram_min_bytes", 0, 1, kMaxBytes);
   if (top.has("bandwidth")) {
     const Fields f(top.raw("bandwidth"), file, "bandwidth", {"probes"});
     p.bandwidth_probes = f.names("probes", kBandwidthProbes, "bandwidth probe");
@@ -123,15 +148,14 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   if (top.has("fma")) {
     const Fields f(top.raw("fma"), file, "fma", {"k_max", "flops_per_call"});
     p.fma = true;
-    p.fma_k_max = static_cast<int>(f.size("k_max", 8192));
-    if (p.fma_k_max > 8192) throw InputError(file, "fma.k_max", "the compiled ladder ends at 8192");
-    p.fma_flops_per_call = f.number("flops_per_call", 1e9, 0);
+    p.fma_k_max = static_cast<int>(f.integer("k_max", 8192, 1, 8192));  // the compiled ladder
+    p.fma_flops_per_call = f.number("flops_per_call", 1e9, 0, kMaxWorkPerCall, true);
   }
   if (top.has("peak")) {
     const Fields f(top.raw("peak"), file, "peak", {"k", "flops_per_call"});
     p.peak = true;
-    p.peak_k = static_cast<int>(f.size("k", 1024));
-    p.peak_flops_per_call = f.number("flops_per_call", 2e9, 0);
+    p.peak_k = static_cast<int>(f.integer("k", 1024, 1, 65536));
+    p.peak_flops_per_call = f.number("flops_per_call", 2e9, 0, kMaxWorkPerCall, true);
   }
   if (top.has("cache")) {
     const Fields f(top.raw("cache"), file, "cache",
@@ -139,15 +163,15 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     p.cache_probes = f.names("probes", kCacheProbes, "cache probe");
     p.cache_dtypes = f.names("dtypes", kDtypes, "dtype");
     if (p.cache_dtypes.empty()) p.cache_dtypes = {"fp64"};
-    p.cache_min_bytes = f.size("min_bytes", 4096);
-    p.cache_steps_per_octave = static_cast<int>(f.size("steps_per_octave", 1));
-    p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0);
+    p.cache_min_bytes = f.integer("min_bytes", 4096, 1, kMaxBytes);
+    p.cache_steps_per_octave = static_cast<int>(f.integer("steps_per_octave", 1, 1, 64));
+    p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0, kMaxWorkPerCall, true);
   }
   if (top.has("library")) {
     const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n", "vendor_gemm_n"});
     p.library_probes = f.names("probes", kLibraryProbes, "library probe");
-    p.gemm_n = f.size("gemm_n", 1024);
-    p.vendor_gemm_n = f.size("vendor_gemm_n", 8192);
+    p.gemm_n = f.integer("gemm_n", 1024, 1, 65536);  // 3·n²·8 bytes: 100 GB at the top
+    p.vendor_gemm_n = f.integer("vendor_gemm_n", 8192, 1, 65536);  // 3·n²·8 bytes
   }
   return p;
 }

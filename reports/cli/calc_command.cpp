@@ -53,9 +53,9 @@ void add_calc_command(CLI::App& app, int& exit_code) {
       "calc", "Roofline calculator: attainable FLOP/s = min(P, I*B) at given intensities");
   calc->add_option("--name", opts->name, "Machine name printed in the header");
   calc->add_option("--peak", opts->peak, "Peak compute P in FLOP/s (e.g. 165e12)")
-      ->check(kPositiveNumber);
+      ->check(number_in_range(kMinRoof, kMaxPeakFlops, true));
   calc->add_option("--bandwidth", opts->bandwidth, "Memory bandwidth B in byte/s (e.g. 1e12)")
-      ->check(kPositiveNumber);
+      ->check(number_in_range(kMinRoof, kMaxBandwidth, true));
   calc->add_option("--intensities", opts->intensities,
                    "Comma-separated FLOP/byte values, or the word 'ridge'")
       ->required();

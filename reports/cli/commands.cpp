@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 
 #include <iostream>
+#include <new>
 
 #include "cli/calc_command.hpp"
 #include "cli/compare_command.hpp"
@@ -33,6 +34,12 @@ int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
   } catch (const InputError& e) {
     std::cerr << "ridgeline: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ridgeline: error: out of memory\n";
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::cerr << "ridgeline: internal error (please report): " << e.what() << "\n";
+    return kExitInternal;
   }
   return exit_code;
 }

@@ -27,6 +27,17 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
+// roofline-<name>.svg, numbered when taken: host names that differ only in characters a file
+// name cannot hold (or a host called "all") must not overwrite each other's chart.
+std::string unique_chart_file(const std::vector<ChartLink>& taken, const std::string& name) {
+  std::string file = "roofline-" + name + ".svg";
+  for (int n = 2; std::any_of(taken.begin(), taken.end(),
+                              [&file](const ChartLink& l) { return l.file == file; });
+       ++n)
+    file = "roofline-" + name + "-" + std::to_string(n) + ".svg";
+  return file;
+}
+
 std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool with_file) {
   std::vector<ChartSeries> out;
   for (const auto& g : f.groups) {
@@ -38,12 +49,12 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
     // Memory-level roofs of several files on one chart hide the roofs; the tables keep them.
     if (!with_file && !g.levels.empty())
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
-    for (const auto& p : f.results.points)
-      if (p.space == g.fit.space && p.dtype == g.fit.dtype && p.measured() && p.verified &&
-          p.intensity && p.flops_per_s && p.family != "cache" && p.family != "peak")
+    for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
+      if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&
+          p->family != "peak")
         // Register-only peak points sit at intensities of millions (one store per work item);
         // they are shown by the fitted P roof instead of stretching the axis.
-        s.points.push_back({*p.intensity, *p.flops_per_s, p.family == "library"});
+        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library"});
     out.push_back(std::move(s));
   }
   return out;
@@ -74,14 +85,14 @@ int run_report(const ReportOptions& o) {
     for (std::size_t i = 0; i < files.size(); ++i)
       if (files[i].results.hostname == host)
         for (auto& s : chart_series(files[i], int(i), several)) series.push_back(std::move(s));
-    links.push_back({host, "roofline-" + file_safe(host) + ".svg"});
+    links.push_back({host, unique_chart_file(links, file_safe(host))});
     svgs.push_back(render_roofline_svg("ridgeline roofline: " + host, series));
   }
   if (hosts.size() > 1) {
     std::vector<ChartSeries> series;
     for (std::size_t i = 0; i < files.size(); ++i)
       for (auto& s : chart_series(files[i], int(i), true)) series.push_back(std::move(s));
-    links.push_back({"all hosts", "roofline-all.svg"});
+    links.push_back({"all hosts", unique_chart_file(links, "all")});
     svgs.push_back(render_roofline_svg("ridgeline roofline: all files", series));
   }
   const std::string md = render_report_markdown(files, links, profiles);

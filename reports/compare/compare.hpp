@@ -1,6 +1,8 @@
 #pragma once
 // The CI regression gate: a change counts only when it is both large (beyond a threshold) and
-// significant (a test over repetitions or bootstrap replicates says it is real).
+// significant (a test over repetitions or bootstrap replicates says it is real). What the
+// baseline measured and verified must still be there and verify: a point or roof that
+// disappeared, was skipped or failed its check is a regression too, never "not compared".
 #include <string>
 #include <vector>
 
@@ -8,7 +10,9 @@
 
 namespace ridgeline {
 
-enum class Verdict { kSame, kFaster, kSlower, kAmbiguous };
+// kFailed: verified in the baseline, failed verification now. kMissing: measured and verified
+// (or fitted) in the baseline, absent, skipped or not fitted now.
+enum class Verdict { kSame, kFaster, kSlower, kAmbiguous, kFailed, kMissing };
 const char* verdict_name(Verdict v);
 
 struct CompareOptions {
@@ -28,8 +32,9 @@ struct MetricComparison {
 struct Comparison {
   std::vector<MetricComparison> roofs;    // P and B per space × dtype
   std::vector<MetricComparison> points;   // each probe point's median, matched by name
-  std::vector<std::string> not_compared;  // points in one file only, or unverified/skipped
+  std::vector<std::string> not_compared;  // new points, or points the baseline did not verify
   int count(Verdict v) const;
+  int regressions() const;  // SLOWER + FAILED + MISSING: the gate fails when this is not 0
 };
 
 // Size first: within the threshold is SAME whatever the test says. Beyond it: FASTER/SLOWER when

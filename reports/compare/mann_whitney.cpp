@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 namespace ridgeline {
 namespace {
@@ -23,6 +25,15 @@ std::vector<double> u_counts(int m, int n) {
     f = std::move(g);
   }
   return f[std::size_t(n)];
+}
+
+// The table depends on the sample counts only, which every point of a run shares: computed once
+// per (m, n), not once per point (a compare of 200k points of 20 repetitions each).
+const std::vector<double>& cached_u_counts(int m, int n) {
+  static std::map<std::pair<int, int>, std::vector<double>> cache;
+  auto it = cache.find({m, n});
+  if (it == cache.end()) it = cache.emplace(std::make_pair(m, n), u_counts(m, n)).first;
+  return it->second;
 }
 
 }  // namespace
@@ -54,7 +65,7 @@ MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>
   for (std::size_t k = 1; k <= m; ++k) total = total * double(n + k) / double(k);
   r.min_p_value = std::min(1.0, 2 / total);
   if (!ties && m <= 40 && n <= 40) {
-    const auto counts = u_counts(int(m), int(n));
+    const auto& counts = cached_u_counts(int(m), int(n));
     const auto ui = static_cast<std::size_t>(std::llround(u));
     double lower = 0, upper = 0;
     for (std::size_t k = 0; k < counts.size(); ++k) {

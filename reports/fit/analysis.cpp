@@ -5,20 +5,42 @@
 namespace ridgeline {
 
 const GroupAnalysis* FileAnalysis::find(const std::string& space, const std::string& dtype) const {
-  for (const auto& g : groups)
-    if (g.fit.space == space && g.fit.dtype == dtype) return &g;
-  return nullptr;
+  const auto it = group_index.find({space, dtype});
+  return it == group_index.end() ? nullptr : &groups[it->second];
+}
+
+const std::vector<const Point*>& FileAnalysis::points_of(const std::string& space,
+                                                         const std::string& dtype) const {
+  static const std::vector<const Point*> none;
+  const auto it = group_points.find({space, dtype});
+  return it == group_points.end() ? none : it->second;
 }
 
 FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
   FileAnalysis a;
   const auto slash = results.file.find_last_of('/');
   a.label = slash == std::string::npos ? results.file : results.file.substr(slash + 1);
-  for (auto& g : fit_results(results, replicates, seed)) {
-    auto levels = detect_memory_levels(results, g.space, g.dtype);
-    a.groups.push_back({std::move(g), std::move(levels)});
+  // One Results per group, holding that group's points and the machine facts the levels need.
+  std::vector<Results> parts;
+  for (const auto& p : results.points) {
+    const auto [it, fresh] = a.group_index.emplace(std::make_pair(p.space, p.dtype), parts.size());
+    if (fresh) {
+      Results part;
+      part.file = results.file;
+      part.caches = results.caches;
+      if (const SpaceInfo* s = results.find_space(p.space)) part.spaces.push_back(*s);
+      parts.push_back(std::move(part));
+    }
+    parts[it->second].points.push_back(p);
+  }
+  for (auto& part : parts) {
+    const Point& first = part.points.front();
+    auto fits = fit_results(part, replicates, seed);  // exactly one group
+    auto levels = detect_memory_levels(part, first.space, first.dtype);
+    a.groups.push_back({std::move(fits.front()), std::move(levels)});
   }
   a.results = std::move(results);
+  for (const auto& p : a.results.points) a.group_points[{p.space, p.dtype}].push_back(&p);
   return a;
 }
 

@@ -38,6 +38,21 @@ std::vector<Capacity> capacities(const Results& r, const SpaceInfo* space) {
 
 }  // namespace
 
+std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& y) {
+  // The optimal partition is quadratic in the points. A profile's sweep has a few hundred; a
+  // longer one (a hand-made file) is searched on medians of consecutive runs of points.
+  constexpr std::size_t kMaxSearched = 2048;
+  if (y.size() <= kMaxSearched) return find_plateaus(y);
+  const std::size_t run = (y.size() + kMaxSearched - 1) / kMaxSearched;
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < y.size(); i += run)
+    medians.push_back(median({y.begin() + long(i), y.begin() + long(std::min(i + run, y.size()))}));
+  std::vector<Segment> out;
+  for (const Segment& s : find_plateaus(medians))
+    out.push_back({s.begin * run, std::min(s.end * run, y.size())});
+  return out;
+}
+
 std::vector<Segment> find_plateaus(const std::vector<double>& y) {
   const std::size_t n = y.size();
   if (n < 4) return {{0, n}};
@@ -88,7 +103,7 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
     for (const auto& p : pts) y.push_back(std::log(p.bytes_per_s));
     LevelSweep sweep{probe, {}};
     int unnamed = 0;
-    for (const Segment& seg : find_plateaus(y)) {
+    for (const Segment& seg : plateaus_of_long_sweep(y)) {
       MemoryLevel lvl;
       lvl.min_working_set = pts[seg.begin].working_set_bytes;
       lvl.max_working_set = pts[seg.end - 1].working_set_bytes;

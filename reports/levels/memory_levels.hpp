@@ -23,6 +23,10 @@ struct Segment {
 // out of the noise to count; no fixed ratio between neighbours is assumed.
 std::vector<Segment> find_plateaus(const std::vector<double>& log_bandwidth);
 
+// find_plateaus, bounded in time: sweeps of more than 2048 points are partitioned on the medians
+// of consecutive runs of points; segments are returned in the indices of `log_bandwidth`.
+std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& log_bandwidth);
+
 struct MemoryLevel {
   std::string name;  // L1, L2, L3 (LLC), DRAM, HBM, or "level k" when no sizes are known
   double min_working_set = 0, max_working_set = 0;

@@ -1,5 +1,6 @@
 #include "machines/machine_profile.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "locate/profiles_root.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
+#include "roofline/model.hpp"
 
 namespace ridgeline {
 namespace {
@@ -36,12 +38,27 @@ std::string require_string(const json& j, const std::string& key, const std::str
   return v.get<std::string>();
 }
 
+// A number in (0, max]: sheets feed ratios (% of spec) and the calculator's I* = P/B.
 double require_positive(const json& j, const std::string& key, const std::string& file,
-                        const std::string& path = {}) {
+                        const std::string& path, double max) {
   const json& v = require(j, key, file, path);
-  if (!v.is_number() || !(v.get<double>() > 0))
-    throw InputError(file, path + key, "must be a positive number");
+  if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= max))
+    throw InputError(file, path + key, fmt::format("must be a number in (0, {:g}]", max));
   return v.get<double>();
+}
+
+// Absent or null: the fallback; any other type than a string is an error, never an abort.
+std::string optional_string(const json& j, const std::string& key, const std::string& file,
+                            const std::string& path = {}) {
+  if (!j.contains(key) || j.at(key).is_null()) return {};
+  if (!j.at(key).is_string()) throw InputError(file, path + key, "must be a string or null");
+  return j.at(key).get<std::string>();
+}
+
+bool optional_bool(const json& j, const std::string& key, const std::string& file) {
+  if (!j.contains(key) || j.at(key).is_null()) return false;
+  if (!j.at(key).is_boolean()) throw InputError(file, key, "must be true, false or null");
+  return j.at(key).get<bool>();
 }
 
 }  // namespace
@@ -63,22 +80,24 @@ MachineProfile load_machine_profile(const std::string& path) {
   m.file = path;
   m.id = fs::path(path).stem().string();
   m.name = require_string(j, "name", path);
-  m.vendor = j.value("vendor", "");
+  m.vendor = optional_string(j, "vendor", path);
   m.source = require_string(j, "source", path);
-  m.illustrative = j.value("illustrative", false);
+  m.illustrative = optional_bool(j, "illustrative", path);
   if (j.contains("match")) {
     if (!j["match"].is_array()) throw InputError(path, "match", "must be an array of strings");
     for (const auto& s : j["match"]) {
-      if (!s.is_string()) throw InputError(path, "match", "must be an array of strings");
+      if (!s.is_string() || s.get<std::string>().empty())
+        throw InputError(path, "match", "must be an array of non-empty strings");
       m.match.push_back(s.get<std::string>());
     }
   }
   const json& clock = require(j, "clock", path, "");
   m.clock_assumed = require_string(clock, "assumed", path, "clock.");
-  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.");
+  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.", 1e5);
   const json& mem = require(j, "memory", path, "");
-  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.");
-  if (mem.contains("l2_bytes")) m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.");
+  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
+  if (mem.contains("l2_bytes"))
+    m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.", 1ull << 50);
   const json& peaks = require(j, "peaks", path, "");
   if (!peaks.is_array() || peaks.empty())
     throw InputError(path, "peaks", "must be a non-empty array");
@@ -86,9 +105,9 @@ MachineProfile load_machine_profile(const std::string& path) {
     const std::string at = "peaks[" + std::to_string(i) + "].";
     SpecPeak p;
     p.dtype = require_string(peaks[i], "dtype", path, at);
-    p.flops = require_positive(peaks[i], "flops", path, at);
+    p.flops = require_positive(peaks[i], "flops", path, at, kMaxPeakFlops);
     p.unit = require_string(peaks[i], "unit", path, at);
-    p.accumulate = peaks[i].value("accumulate", "");
+    p.accumulate = optional_string(peaks[i], "accumulate", path, at);
     const json& dense = require(peaks[i], "dense", path, at);
     if (!dense.is_boolean()) throw InputError(path, at + "dense", "must be true or false");
     p.dense = dense.get<bool>();

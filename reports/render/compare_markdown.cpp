@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "render/markdown_text.hpp"
+
 namespace ridgeline {
 namespace {
 
 std::string row(const MetricComparison& m) {
-  return fmt::format("| `{}` | {} | {} | {:+.1f} % | {:.3g} | **{}** | {} |\n", m.metric,
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {:.3g} | **{}** | {} |\n", md_code(m.metric),
                      m.baseline, m.current, 100 * m.change, m.p_value, verdict_name(m.verdict),
-                     m.note);
+                     md_text(m.note));
 }
 
 constexpr const char* kHeader =
@@ -20,13 +22,16 @@ constexpr const char* kHeader =
 std::string render_compare_markdown(const std::string& baseline, const std::string& current,
                                     const Comparison& c, const CompareOptions& o) {
   const int slower = c.count(Verdict::kSlower), faster = c.count(Verdict::kFaster),
-            ambiguous = c.count(Verdict::kAmbiguous), same = c.count(Verdict::kSame);
+            ambiguous = c.count(Verdict::kAmbiguous), same = c.count(Verdict::kSame),
+            failed = c.count(Verdict::kFailed), missing = c.count(Verdict::kMissing);
   std::string md = fmt::format(
-      "## ridgeline compare: {} — {} slower, {} faster, {} ambiguous, {} same\n\n"
-      "Baseline `{}`, current `{}`. A change is reported when it exceeds {:g} % of throughput "
-      "AND its p-value is below {:g}.\n\n",
-      slower ? "REGRESSION" : "no regression", slower, faster, ambiguous, same, baseline, current,
-      o.threshold_pct, o.alpha);
+      "## ridgeline compare: {} — {} slower, {} failed, {} missing, {} faster, {} ambiguous, {} "
+      "same\n\n"
+      "Baseline {}, current {}. A change is reported when it exceeds {:g} % of throughput "
+      "AND its p-value is below {:g}. What the baseline measured and verified must still be "
+      "measured (else MISSING) and verify (else FAILED).\n\n",
+      c.regressions() ? "REGRESSION" : "no regression", slower, failed, missing, faster, ambiguous,
+      same, md_code(baseline), md_code(current), o.threshold_pct, o.alpha);
   md += kHeader;
   for (const auto& m : c.roofs) md += row(m);
   for (const auto& m : c.points)
@@ -36,7 +41,7 @@ std::string render_compare_markdown(const std::string& baseline, const std::stri
   md += "\n</details>\n\n";
   if (!c.not_compared.empty()) {
     md += fmt::format("<details><summary>Not compared ({})</summary>\n\n", c.not_compared.size());
-    for (const auto& s : c.not_compared) md += "- " + s + "\n";
+    for (const auto& s : c.not_compared) md += "- " + md_text(s) + "\n";
     md += "\n</details>\n\n";
   }
   md +=
@@ -51,7 +56,9 @@ std::string render_compare_markdown(const std::string& baseline, const std::stri
       "points); the replicate ratios current / baseline give a two-sided bootstrap p-value for "
       "\"no change\".\n"
       "- SAME within the threshold; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
-      "it without significance. The exit status is 1 only when something is SLOWER.\n\n"
+      "it without significance. FAILED: verified in the baseline, failed verification now. "
+      "MISSING: measured and verified (or fitted) in the baseline, absent, skipped or not fitted "
+      "now. The exit status is 1 when something is SLOWER, FAILED or MISSING.\n\n"
       "</details>\n";
   return md;
 }

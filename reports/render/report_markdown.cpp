@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
+#include "render/markdown_text.hpp"
 #include "render/units.hpp"
 
 namespace ridgeline {
@@ -30,24 +32,13 @@ std::string opt_rate(const std::optional<double>& v, bool flops) {
   return flops ? format_flops(*v) : format_bytes_per_s(*v);
 }
 
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b) {
+// A context field as text ("–" when absent); `code` renders it as a code span.
+std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b, bool code = false) {
   if (!ctx.contains(a) || !ctx[a].is_object() || !ctx[a].contains(b)) return "–";
   const auto& v = ctx[a][b];
   if (v.is_null()) return "–";
-  return md_escape(v.is_string() ? v.get<std::string>() : v.dump());
+  const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  return code ? md_code(text) : md_text(text);
 }
 
 void summary(std::string& md, const std::vector<FileAnalysis>& files,
@@ -63,8 +54,8 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
     for (const auto& g : f.groups) {
       const GroupFit& gf = g.fit;
       if (!gf.fit) {
-        notes += fmt::format("- `{}` {} {}: {}\n", f.label, gf.space, gf.dtype,
-                             md_escape(gf.not_fitted));
+        notes += fmt::format("- {} {} {}: {}\n", md_code(f.label), md_text(gf.space),
+                             md_text(gf.dtype), md_text(gf.not_fitted));
         continue;
       }
       const Roof& r = gf.fit->estimate.roof;
@@ -77,28 +68,29 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
         const std::string key = profile->id + "/" + gf.dtype;
         if (!spec_listed[key]) {
           spec_listed[key] = true;
-          specs += fmt::format("- {} {} (`{}`{}): ", gf.space, gf.dtype, profile->name,
-                               profile->illustrative ? ", illustrative" : "");
+          specs +=
+              fmt::format("- {} {} ({}{}): ", md_text(gf.space), md_text(gf.dtype),
+                          md_code(profile->name), profile->illustrative ? ", illustrative" : "");
           if (peak)
             specs += fmt::format(
                 "{} {}, {} unit{}, ", format_flops(peak->flops), peak->dense ? "dense" : "sparse",
-                peak->unit,
-                peak->accumulate.empty() ? "" : ", " + peak->accumulate + " accumulate");
+                md_text(peak->unit),
+                peak->accumulate.empty() ? "" : ", " + md_text(peak->accumulate) + " accumulate");
           else
-            specs += "no " + gf.dtype + " peak listed, ";
+            specs += "no " + md_text(gf.dtype) + " peak listed, ";
           specs += fmt::format(
               "memory {}; clock assumed: {}{}. Source: {}\n",
-              format_bytes_per_s(profile->bandwidth), profile->clock_assumed,
+              format_bytes_per_s(profile->bandwidth), md_text(profile->clock_assumed),
               profile->clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile->clock_mhz) : "",
-              md_escape(profile->source));
+              md_text(profile->source));
         }
       }
       md += fmt::format(
-          "| {} | {} | {} | {} {} | {} {} | {:.3g} {} | {} | {} | {} | {} |\n", f.label, gf.space,
-          gf.dtype, format_flops(r.peak_flops), format_flops_ci(gf.fit->peak_ci, r.peak_flops),
-          format_bytes_per_s(r.bandwidth), format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth),
-          r.ridge_point(), format_intensity_ci(gf.fit->ridge_ci), p_spec, b_spec, cell_at(r, 1),
-          cell_at(r, 1000));
+          "| {} | {} | {} | {} {} | {} {} | {:.3g} {} | {} | {} | {} | {} |\n", md_text(f.label),
+          md_text(gf.space), md_text(gf.dtype), format_flops(r.peak_flops),
+          format_flops_ci(gf.fit->peak_ci, r.peak_flops), format_bytes_per_s(r.bandwidth),
+          format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth), r.ridge_point(),
+          format_intensity_ci(gf.fit->ridge_ci), p_spec, b_spec, cell_at(r, 1), cell_at(r, 1000));
     }
   }
   if (!specs.empty()) md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + specs;
@@ -109,18 +101,18 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
 
 void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
   if (files.size() < 2) return;
-  md += "## Comparison\n\nRatios are to the first file, `" + files[0].label + "`.\n\n";
+  md += "## Comparison\n\nRatios are to the first file, " + md_code(files[0].label) + ".\n\n";
   md += "| space | dtype | metric |";
   std::string rule = "|---|---|---|";
-  for (const auto& f : files) md += " " + f.label + " |", rule += "---|";
+  for (const auto& f : files) md += " " + md_text(f.label) + " |", rule += "---|";
   md += "\n" + rule + "\n";
   // Every space × dtype fitted in some file, in order of first appearance.
   std::vector<std::pair<std::string, std::string>> keys;
+  std::set<std::pair<std::string, std::string>> seen;
   for (const auto& f : files)
-    for (const auto& g : f.groups) {
-      const std::pair<std::string, std::string> k{g.fit.space, g.fit.dtype};
-      if (g.fit.fit && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-    }
+    for (const auto& g : f.groups)
+      if (g.fit.fit && seen.insert({g.fit.space, g.fit.dtype}).second)
+        keys.push_back({g.fit.space, g.fit.dtype});
   for (const auto& [space, dtype] : keys) {
     const GroupAnalysis* g0 = files[0].find(space, dtype);
     for (int metric = 0; metric < 3; ++metric) {
@@ -133,7 +125,7 @@ void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
                : metric == 1 ? format_bytes_per_s(v)
                              : fmt::format("{:.3g}", v);
       };
-      md += fmt::format("| {} | {} | {} |", space, dtype, names[metric]);
+      md += fmt::format("| {} | {} | {} |", md_text(space), md_text(dtype), names[metric]);
       const RoofFit* base = g0 && g0->fit.fit ? &*g0->fit.fit : nullptr;
       for (std::size_t i = 0; i < files.size(); ++i) {
         const GroupAnalysis* g = files[i].find(space, dtype);
@@ -158,10 +150,11 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
     for (const auto& g : f.groups)
       for (const auto& sweep : g.levels)
         for (const auto& l : sweep.levels)
-          rows += fmt::format(
-              "| {} | {} | {} | {} | {} | {} – {} | {} | {} |\n", f.label, g.fit.space, g.fit.dtype,
-              sweep.probe, l.name, format_size_bytes(l.min_working_set),
-              format_size_bytes(l.max_working_set), l.points, format_bytes_per_s(l.bandwidth));
+          rows += fmt::format("| {} | {} | {} | {} | {} | {} – {} | {} | {} |\n", md_text(f.label),
+                              md_text(g.fit.space), md_text(g.fit.dtype), sweep.probe,
+                              md_text(l.name), format_size_bytes(l.min_working_set),
+                              format_size_bytes(l.max_working_set), l.points,
+                              format_bytes_per_s(l.bandwidth));
   md += "## Memory levels\n\n";
   if (rows.empty()) {
     md += "No cache sweep (`cache_read`, `cache_triad`) was measured.\n\n";
@@ -191,7 +184,7 @@ void library_roofs(std::string& md, const std::vector<FileAnalysis>& files) {
           ours = fmt::format("{} of B = {}", pct(*p.bytes_per_s / r.bandwidth),
                              format_bytes_per_s(r.bandwidth));
       }
-      rows += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", f.label, md_escape(p.name),
+      rows += fmt::format("| {} | {} | {} | {} | {} | {} |\n", md_text(f.label), md_code(p.name),
                           opt_rate(p.flops_per_s, true), opt_rate(p.bytes_per_s, false),
                           p.verified ? "yes" : "**no**", ours);
     }
@@ -207,22 +200,27 @@ void library_roofs(std::string& md, const std::vector<FileAnalysis>& files) {
 void per_probe(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "## Per-probe results\n\n";
   for (const auto& f : files) {
+    // Measured points by probe, probes in order of first appearance (one pass over the points).
     std::vector<std::string> probes;
-    for (const auto& p : f.results.points)
-      if (p.measured() && std::find(probes.begin(), probes.end(), p.probe) == probes.end())
-        probes.push_back(p.probe);
+    std::map<std::string, std::vector<const Point*>> by_probe;
+    for (const auto& p : f.results.points) {
+      if (!p.measured()) continue;
+      auto& list = by_probe[p.probe];
+      if (list.empty()) probes.push_back(p.probe);
+      list.push_back(&p);
+    }
     for (const auto& probe : probes) {
-      md += fmt::format("<details><summary>{} — <code>{}</code></summary>\n\n", f.label, probe);
+      md += fmt::format("<details><summary>{} — <code>{}</code></summary>\n\n", html_text(f.label),
+                        html_text(probe));
       md +=
           "| point | median | min | max | n | FLOP/s | byte/s | verified |\n"
           "|---|---|---|---|---|---|---|---|\n";
-      for (const auto& p : f.results.points) {
-        if (p.probe != probe || !p.measured()) continue;
-        const auto [lo, hi] = std::minmax_element(p.samples.begin(), p.samples.end());
-        md += fmt::format("| `{}` | {:.4g} s | {:.4g} s | {:.4g} s | {} | {} | {} | {} |\n",
-                          md_escape(p.name), p.median_s, *lo, *hi, p.samples.size(),
-                          opt_rate(p.flops_per_s, true), opt_rate(p.bytes_per_s, false),
-                          p.verified ? "yes" : "**no**");
+      for (const Point* p : by_probe[probe]) {
+        const auto [lo, hi] = std::minmax_element(p->samples.begin(), p->samples.end());
+        md += fmt::format("| {} | {:.4g} s | {:.4g} s | {:.4g} s | {} | {} | {} | {} |\n",
+                          md_code(p->name), p->median_s, *lo, *hi, p->samples.size(),
+                          opt_rate(p->flops_per_s, true), opt_rate(p->bytes_per_s, false),
+                          p->verified ? "yes" : "**no**");
       }
       md += "\n</details>\n\n";
     }
@@ -234,12 +232,12 @@ void not_fitted(std::string& md, const std::vector<FileAnalysis>& files) {
   for (const auto& f : files)
     for (const auto& p : f.results.points) {
       if (!p.measured())
-        rows += fmt::format("| {} | `{}` | skipped | {} |\n", f.label, md_escape(p.name),
-                            md_escape(p.skipped_reason));
+        rows += fmt::format("| {} | {} | skipped | {} |\n", md_text(f.label), md_code(p.name),
+                            md_text(p.skipped_reason));
       else if (!p.verified)
         rows +=
-            fmt::format("| {} | `{}` | failed verification | {} |\n", f.label, md_escape(p.name),
-                        p.verify_error.empty() ? "–" : md_escape(p.verify_error));
+            fmt::format("| {} | {} | failed verification | {} |\n", md_text(f.label),
+                        md_code(p.name), p.verify_error.empty() ? "–" : md_text(p.verify_error));
     }
   md += "## Points not fitted\n\n";
   if (rows.empty()) {
@@ -252,8 +250,8 @@ void not_fitted(std::string& md, const std::vector<FileAnalysis>& files) {
 void methods(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "## Methods\n\n";
   for (const auto& f : files)
-    md += fmt::format("- `{}`: profile `{}`, {} repetitions per point{}.\n", f.label,
-                      f.results.profile_name.empty() ? "?" : f.results.profile_name,
+    md += fmt::format("- {}: profile {}, {} repetitions per point{}.\n", md_code(f.label),
+                      md_code(f.results.profile_name.empty() ? "?" : f.results.profile_name),
                       f.results.repetitions > 0 ? std::to_string(f.results.repetitions) : "?",
                       f.results.complete ? "" : "; **the run did not complete** (partial file)");
   md +=
@@ -278,21 +276,21 @@ void provenance(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "## Provenance\n\n";
   for (const auto& f : files) {
     const auto& c = f.results.context;
-    md += fmt::format("### `{}`\n\n| field | value |\n|---|---|\n", f.label);
-    md += fmt::format("| host | {} ({}) |\n", md_escape(f.results.hostname),
-                      ctx_str(c, "host", "os"));
+    md += fmt::format("### {}\n\n| field | value |\n|---|---|\n", md_code(f.label));
+    md +=
+        fmt::format("| host | {} ({}) |\n", md_text(f.results.hostname), ctx_str(c, "host", "os"));
     md += fmt::format("| ridgeline | {} ({}) |\n", ctx_str(c, "ridgeline", "version"),
                       ctx_str(c, "ridgeline", "git_revision"));
-    md += fmt::format("| build | {}, {}, `{}` |\n", ctx_str(c, "build", "compiler"),
-                      ctx_str(c, "build", "build_type"), ctx_str(c, "build", "flags"));
+    md += fmt::format("| build | {}, {}, {} |\n", ctx_str(c, "build", "compiler"),
+                      ctx_str(c, "build", "build_type"), ctx_str(c, "build", "flags", true));
     md += fmt::format("| Kokkos | {} ({}) |\n", ctx_str(c, "kokkos", "version"),
                       ctx_str(c, "kokkos", "backends"));
     md += fmt::format("| CPU | {} |\n",
-                      f.results.cpu_model.empty() ? "–" : md_escape(f.results.cpu_model));
+                      f.results.cpu_model.empty() ? "–" : md_text(f.results.cpu_model));
     for (const auto& s : f.results.spaces)
-      md += fmt::format("| space {} | {}, concurrency {}{} |\n", md_escape(s.name), s.kind,
+      md += fmt::format("| space {} | {}, concurrency {}{} |\n", md_text(s.name), md_text(s.kind),
                         s.concurrency,
-                        s.device ? ", device " + md_escape(s.device->name) : std::string());
+                        s.device ? ", device " + md_text(s.device->name) : std::string());
     md += fmt::format("| run | started {}, Google Benchmark {} |\n",
                       ctx_str(c, "run", "start_time"), ctx_str(c, "run", "google_benchmark"));
     md += "\n";
@@ -306,12 +304,12 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                                    const std::vector<MachineProfile>& profiles) {
   std::string md = "# ridgeline roofline report\n\n";
   for (const auto& f : files)
-    md += fmt::format("- `{}`: host `{}`, {} points\n", f.label, md_escape(f.results.hostname),
+    md += fmt::format("- {}: host {}, {} points\n", md_code(f.label), md_code(f.results.hostname),
                       f.results.points.size());
   md += "\n";
   summary(md, files, profiles);
   for (const auto& c : charts)
-    md += fmt::format("![roofline of {0}]({1})\n\n", md_escape(c.host), c.file);
+    md += fmt::format("![roofline of {0}]({1})\n\n", md_text(c.host), c.file);
   comparison(md, files);
   memory_levels(md, files);
   library_roofs(md, files);

@@ -35,7 +35,9 @@ std::vector<std::string> split(const std::string& line) {
 std::vector<CsvPoint> parse_csv_points(const std::string& text, const std::string& file) {
   if (text.find('\0') != std::string::npos) throw InputError(file, "", "binary data, not CSV");
   std::vector<std::string> lines;
-  std::size_t start = 0;
+  // Spreadsheets save UTF-8 with a byte order mark, which would hide the first column's name.
+  const std::string bom = "\xEF\xBB\xBF";
+  std::size_t start = text.compare(0, bom.size(), bom) == 0 ? bom.size() : 0;
   while (start < text.size()) {
     const auto nl = text.find('\n', start);
     lines.push_back(text.substr(start, nl == std::string::npos ? nl : nl - start));
@@ -74,9 +76,16 @@ std::vector<CsvPoint> parse_csv_points(const std::string& text, const std::strin
         throw InputError(file, field, "'" + cell + "' is not a number");
       if (!std::isfinite(v[k])) throw InputError(file, field, "'" + cell + "' is not finite");
       if (v[k] <= 0) throw InputError(file, field, "'" + cell + "' must be positive");
+      if (!std::isnormal(v[k]))
+        throw InputError(file, field,
+                         "'" + cell + "' is too close to 0 to compute with (subnormal)");
     }
     if (!std::isfinite(v[1] * 1e9))
       throw InputError(file, where + ", gflops", "is too large to be a rate");
+    // The fit divides FLOP/s by intensity (the bandwidth a point observes).
+    if (!std::isnormal(v[1] * 1e9 / v[0]))
+      throw InputError(file, where,
+                       "gflops / intensity is not a finite positive number (values out of range)");
     points.push_back({v[0], v[1] * 1e9});
   }
   return points;

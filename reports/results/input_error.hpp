@@ -1,11 +1,13 @@
 #pragma once
 // Bad input is reported as one line naming the file and the field, and exits with kExitBadInput.
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace ridgeline {
 
-enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2 };
+// kExitInternal: a bug (an exception nothing expected), reported as one line, never an abort.
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
 
 class InputError : public std::runtime_error {
  public:
@@ -19,6 +21,14 @@ class InputError : public std::runtime_error {
     if (!field.empty()) s += field + ": ";
     return s + what;
   }
+};
+
+// A file that cannot be read or written: the line ends with the system's reason (strerror), and
+// the command exits with kExitBadInput as for any input it cannot use.
+class IoError : public InputError {
+ public:
+  IoError(const std::string& file, const std::string& what, int errnum)
+      : InputError(file, "", what + ": " + std::strerror(errnum)) {}
 };
 
 }  // namespace ridgeline

@@ -1,12 +1,8 @@
 #include "results/results_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <fmt/format.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "results/input_error.hpp"
 
@@ -16,44 +12,38 @@ void write_json_atomically(const std::string& path, const nlohmann::json& j) {
   write_text_atomically(path, j.dump(1) + "\n");
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw InputError(path, "", "cannot write (open of temporary file failed)");
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      std::remove(tmp.c_str());
-      throw InputError(path, "", "cannot write (disk full?)");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::fsync(fd);
-  ::close(fd);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError(path, "", "cannot replace file");
-  }
-}
-
-std::string read_text_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open " + what);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, "", "cannot read " + what);
-  return ss.str();
-}
-
 nlohmann::json read_results_file(const std::string& path) {
   return parse_results_text(read_text_file(path, "results file"), path);
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
+void check_json_nesting(const std::string& text, const std::string& path) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw InputError(path, "",
+                         fmt::format("malformed JSON: nested deeper than {} levels (at byte {})",
+                                     kMaxJsonDepth, i));
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& path,
+                               const nlohmann::json::parser_callback_t& callback) {
+  check_json_nesting(text, path);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, callback);
   } catch (const nlohmann::json::exception& e) {
     // parse_error, and out_of_range for numbers like 1e999 that overflow a double.
     throw InputError(path, "", std::string("malformed JSON: ") + e.what());
@@ -64,8 +54,7 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what) 
   return parse_json_text(read_text_file(path, what), path);
 }
 
-nlohmann::json parse_results_text(const std::string& text, const std::string& path) {
-  const nlohmann::json j = parse_json_text(text, path);
+void check_results_header(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object()) throw InputError(path, "", "a results file must be a JSON object");
   if (!j.contains("schema_version") || !j["schema_version"].is_string())
     throw InputError(path, "schema_version", "missing (not a ridgeline results file?)");
@@ -83,6 +72,11 @@ nlohmann::json parse_results_text(const std::string& text, const std::string& pa
     throw InputError(path, "context", "missing or not an object");
   if (!j.contains("points") || !j["points"].is_array())
     throw InputError(path, "points", "missing or not an array");
+}
+
+nlohmann::json parse_results_text(const std::string& text, const std::string& path) {
+  nlohmann::json j = parse_json_text(text, path);
+  check_results_header(j, path);
   return j;
 }
 

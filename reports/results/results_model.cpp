@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <unordered_map>
 
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
@@ -42,6 +44,9 @@ class Reader {
     if (!std::isfinite(d)) throw InputError(file_, at, "is not finite");
     if (positive ? d <= 0 : d < 0)
       throw InputError(file_, at, positive ? "must be positive" : "must not be negative");
+    // A subnormal count or time (1e-310) turns every rate computed from it into infinity.
+    if (d != 0 && !std::isnormal(d))
+      throw InputError(file_, at, "is too close to 0 to compute with (subnormal)");
     return d;
   }
   bool boolean(const std::string& key) const {
@@ -55,6 +60,10 @@ class Reader {
   const json& j_;
   std::string path_;
 };
+
+// A machine has a handful of caches and execution spaces; every group of points is matched
+// against them, so their number is bounded.
+constexpr std::size_t kMaxContextEntries = 64;
 
 // Counts in JSON are doubles; clamp before converting so absurd values cannot overflow an int.
 int to_count(std::optional<double> v, int fallback) {
@@ -97,6 +106,13 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
   if (p.flops > 0) p.flops_per_s = p.flops / p.median_s;
   if (p.bytes > 0) p.bytes_per_s = p.bytes / p.median_s;
   if (p.bytes > 0 && p.flops > 0) p.intensity = p.flops / p.bytes;
+  for (const auto& rate : {p.flops_per_s, p.bytes_per_s})
+    if (rate && !std::isnormal(*rate))
+      throw InputError(file, r.where("median_s"),
+                       "gives a rate (counts / median_s) that is not a finite positive number");
+  if (p.intensity && !std::isnormal(*p.intensity))
+    throw InputError(file, r.where("bytes"),
+                     "gives an intensity (flops / bytes) that is not a finite positive number");
   r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
   return p;
 }
@@ -116,10 +132,44 @@ std::string Results::device_name(const std::string& space) const {
 }
 
 Results parse_results(const std::string& text, const std::string& file) {
-  const json j = parse_results_text(text, file);
   Results res;
   res.file = file;
-  res.context = j["context"];
+  // Points are read as the parser completes each one and then dropped from the document, so a
+  // file of 200k points never exists as a JSON tree (several times the size of the points).
+  std::optional<InputError> point_error;  // reported after the header and context checks
+  std::unordered_map<std::string, std::size_t> first_index;
+  std::size_t index = 0;
+  int points_arrays = 0;
+  bool in_points = false;
+  const auto take_point = [&](int depth, json::parse_event_t event, json& parsed) {
+    using E = json::parse_event_t;
+    if (depth == 1 && event == E::key) {
+      in_points = parsed == "points";
+      if (in_points && ++points_arrays > 1 && !point_error)
+        point_error = InputError(file, "points", "appears twice");
+    }
+    if (!in_points || depth != 2 ||
+        !(event == E::object_end || event == E::array_end || event == E::value))
+      return true;
+    if (!point_error) {
+      try {
+        Point p = read_point(file, parsed, index);
+        const auto [it, fresh] = first_index.emplace(p.name, index);
+        if (!fresh)
+          throw InputError(file, "points[" + std::to_string(index) + "].name",
+                           "'" + p.name + "' is also points[" + std::to_string(it->second) +
+                               "]; point names must be unique");
+        res.points.push_back(std::move(p));
+      } catch (const InputError& e) {
+        point_error = e;
+      }
+    }
+    ++index;
+    return false;
+  };
+  json j = parse_json_text(text, file, take_point);
+  check_results_header(j, file);
+  res.context = std::move(j["context"]);
   if (j.contains("complete") && j["complete"].is_boolean()) res.complete = j["complete"];
   if (j.contains("profile") && j["profile"].is_object()) {
     const Reader prof(file, j["profile"], "profile");
@@ -135,6 +185,9 @@ Results parse_results(const std::string& text, const std::string& file) {
     res.cpu_model = cpu.str("model", false);
     if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
       const json& caches = ctx["cpu"]["caches"];
+      if (caches.size() > kMaxContextEntries)
+        throw InputError(file, "context.cpu.caches",
+                         "has more than " + std::to_string(kMaxContextEntries) + " entries");
       for (std::size_t i = 0; i < caches.size(); ++i) {
         const std::string at = "context.cpu.caches[" + std::to_string(i) + "]";
         if (!caches[i].is_object()) throw InputError(file, at, "must be an object");
@@ -151,6 +204,9 @@ Results parse_results(const std::string& text, const std::string& file) {
   }
   if (ctx.contains("spaces") && ctx["spaces"].is_array()) {
     const json& spaces = ctx["spaces"];
+    if (spaces.size() > kMaxContextEntries)
+      throw InputError(file, "context.spaces",
+                       "has more than " + std::to_string(kMaxContextEntries) + " entries");
     for (std::size_t i = 0; i < spaces.size(); ++i) {
       const std::string at = "context.spaces[" + std::to_string(i) + "]";
       if (!spaces[i].is_object()) throw InputError(file, at, "must be an object");
@@ -168,9 +224,7 @@ Results parse_results(const std::string& text, const std::string& file) {
       res.spaces.push_back(info);
     }
   }
-  const json& points = j["points"];
-  for (std::size_t i = 0; i < points.size(); ++i)
-    res.points.push_back(read_point(file, points[i], i));
+  if (point_error) throw *point_error;
   return res;
 }
 

@@ -48,6 +48,10 @@ std::vector<double> parse_intensities(const std::string& list, const std::string
       if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(v) || v <= 0)
         throw InputError("", field,
                          "'" + item + "' is not a positive number or 'ridge' (in '" + list + "')");
+      if (v < kMinIntensity || v > kMaxIntensity)
+        throw InputError("", field,
+                         fmt::format("'{}' is outside [{:g}, {:g}] FLOP/byte", item, kMinIntensity,
+                                     kMaxIntensity));
       out.push_back(v);
     }
     if (comma == std::string::npos) break;

@@ -4,6 +4,11 @@
 
 namespace ridgeline {
 
+// What a given roof may be (calc's options, machine sheets): beyond any machine by orders of
+// magnitude, and far enough from overflow that I* = P/B and I·B stay finite numbers.
+inline constexpr double kMinRoof = 1, kMaxPeakFlops = 1e21, kMaxBandwidth = 1e18;
+inline constexpr double kMinIntensity = 1e-6, kMaxIntensity = 1e9;  // FLOP/byte
+
 struct Roof {
   double peak_flops;  // P, FLOP/s
   double bandwidth;   // B, byte/s

@@ -41,9 +41,9 @@ TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
 
 TEST(SweepProfile, NegativeSizeIsRejected) {
   EXPECT_EQ(error_of(R"({"name":"x","working_set_bytes":-4096})"),
-            ": working_set_bytes: must be a positive integer (bytes or count)");
+            ": working_set_bytes: must be an integer in [1, 1125899906842624]");
   EXPECT_EQ(error_of(R"({"name":"x","cache":{"min_bytes":0}})"),
-            ": cache.min_bytes: must be a positive integer (bytes or count)");
+            ": cache.min_bytes: must be an integer in [1, 1125899906842624]");
 }
 
 TEST(SweepProfile, MalformedJsonAndTyposAreRejected) {
@@ -51,7 +51,67 @@ TEST(SweepProfile, MalformedJsonAndTyposAreRejected) {
   EXPECT_EQ(error_of(R"({"name":"x","repetitons":5})").rfind(": repetitons: unknown field", 0), 0u);
   EXPECT_EQ(error_of(R"({"bandwidth":{}})"), ": name: missing required field");
   EXPECT_EQ(error_of(R"({"name":"x","fma":{"k_max":100000}})"),
-            ": fma.k_max: the compiled ladder ends at 8192");
+            ": fma.k_max: must be an integer in [1, 8192]");
+}
+
+struct OutOfRange {
+  const char* body;   // profile fields after "name"
+  const char* error;  // the whole message after the file name
+};
+void PrintTo(const OutOfRange& o, std::ostream* os) { *os << o.body; }
+
+class SweepProfileRange : public ::testing::TestWithParam<OutOfRange> {};
+
+// Every number has a range: values that overflowed the planner (gemm_n 2^31 wrapped 3·n²·8 to 0),
+// grew the plan without bound (steps_per_octave 1e6), never finished (min_time_s 1e9,
+// flops_per_call 1e300) or were cut to something else (repetitions 2^32+1 ran once, k_max
+// 2^32+16 became 16).
+TEST_P(SweepProfileRange, IsOneLineNamingTheField) {
+  EXPECT_EQ(error_of(std::string(R"({"name":"x",)") + GetParam().body + "}"), GetParam().error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SweepProfileRange,
+    ::testing::Values(
+        OutOfRange{R"("repetitions":1000000000)", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":2147483648)", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":4294967297)", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":0)", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":2.5)", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":"5")", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("min_time_s":1e9)", ": min_time_s: must be a number in (0, 60]"},
+        OutOfRange{R"("min_time_s":0)", ": min_time_s: must be a number in (0, 60]"},
+        OutOfRange{R"("warmup_s":1e9)", ": warmup_s: must be a number in [0, 60]"},
+        OutOfRange{R"("warmup_s":-1)", ": warmup_s: must be a number in [0, 60]"},
+        OutOfRange{R"("dram_llc_multiple":0.5)",
+                   ": dram_llc_multiple: must be a number in [1, 1024]"},
+        OutOfRange{R"("dram_min_bytes":1152921504606846976)",
+                   ": dram_min_bytes: must be an integer in [1, 1125899906842624]"},
+        OutOfRange{R"("device_work_scale":1e9)",
+                   ": device_work_scale: must be a number in (0, 10000]"},
+        OutOfRange{R"("fma":{"k_max":4294967312})", ": fma.k_max: must be an integer in [1, 8192]"},
+        OutOfRange{R"("fma":{"k_max":0})", ": fma.k_max: must be an integer in [1, 8192]"},
+        OutOfRange{R"("fma":{"flops_per_call":1e300})",
+                   ": fma.flops_per_call: must be a number in (0, 1e+12]"},
+        OutOfRange{R"("peak":{"k":4294967295})", ": peak.k: must be an integer in [1, 65536]"},
+        OutOfRange{R"("peak":{"flops_per_call":1e300})",
+                   ": peak.flops_per_call: must be a number in (0, 1e+12]"},
+        OutOfRange{R"("cache":{"steps_per_octave":1000000})",
+                   ": cache.steps_per_octave: must be an integer in [1, 64]"},
+        OutOfRange{R"("cache":{"bytes_per_call":-1})",
+                   ": cache.bytes_per_call: must be a number in (0, 1e+12]"},
+        OutOfRange{R"("library":{"gemm_n":2147483648})",
+                   ": library.gemm_n: must be an integer in [1, 65536]"},
+        OutOfRange{R"("dtypes":["fp64","fp32","fp64"])", ": dtypes[2]: 'fp64' is listed twice"},
+        OutOfRange{R"("bandwidth":{"probes":["triad","triad"]})",
+                   ": bandwidth.probes[1]: 'triad' is listed twice"},
+        OutOfRange{R"("spaces":["Serial","Serial"])", ": spaces[1]: 'Serial' is listed twice"}));
+
+TEST(SweepProfile, RangeEndsAreAccepted) {
+  EXPECT_EQ(error_of(R"({"name":"x","repetitions":1000,"min_time_s":60,"warmup_s":0,
+                      "fma":{"k_max":8192,"flops_per_call":1e12},"peak":{"k":65536},
+                      "cache":{"steps_per_octave":64},"library":{"gemm_n":65536}})"),
+            "no error");
 }
 
 TEST(SweepProfile, UnknownProfileNameListsTheKnownOnes) {

@@ -271,6 +271,58 @@ TEST_F(NightlyScript, FailedVerificationFailsTheNightAndNeverBecomesTheBaseline)
   EXPECT_FALSE(fs::exists(baselines()) && !fs::is_empty(baselines()));
 }
 
+// A night whose probe cannot be set up loses points: the gate names them and fails.
+TEST_F(NightlyScript, PointsLostTonightFailTheNightAndAreNamed) {
+  ASSERT_EQ(night().r.exit_code, 0);
+  const Night n = night("-- --test-fail-setup triad");
+  EXPECT_EQ(n.r.exit_code, 1) << n.r.err;
+  const std::string s = n.summary();
+  EXPECT_NE(s.find("could not be set up"), std::string::npos) << s;
+  EXPECT_NE(s.find("REGRESSION"), std::string::npos) << s;
+  EXPECT_TRUE(std::regex_search(
+      s, std::regex("MISSING: `triad/Serial/fp64/n:[0-9]+` \\(skipped in the current file: setup "
+                    "failed: planted by --test-fail-setup\\)")))
+      << s;
+}
+
+// A directory at the baseline's path read as "no baseline": NEW BASELINE, exit 0, every night.
+TEST_F(NightlyScript, BaselinePathThatIsNotAFileIsBadInput) {
+  ASSERT_EQ(night().r.exit_code, 0);
+  const fs::path baseline = only_baseline();
+  fs::remove(baseline);
+  fs::create_directory(baseline);
+  const Night n = night();
+  EXPECT_EQ(n.r.exit_code, 2) << n.r.err;
+  EXPECT_NE(n.r.err.find("exists but is not a regular file"), std::string::npos) << n.r.err;
+  EXPECT_TRUE(fs::is_directory(baseline));
+  EXPECT_TRUE(fs::is_empty(baseline));
+}
+
+// Two nights at once shared one dated folder (and one results.json).
+TEST_F(NightlyScript, TwoNightsAtOnceGetTheirOwnFolders) {
+  Night a, b;
+  std::thread other([&] { b = night(); });
+  a = night();
+  other.join();
+  EXPECT_EQ(a.r.exit_code, 0) << a.r.err;
+  EXPECT_EQ(b.r.exit_code, 0) << b.r.err;
+  EXPECT_NE(a.folder, b.folder);
+  for (const Night* n : {&a, &b}) {
+    EXPECT_TRUE(fs::exists(n->folder / "results.json")) << n->folder;
+    EXPECT_NE(slurp((n->folder / "run.log").string()), "") << n->folder;
+  }
+}
+
+// Error text in the summary cannot carry markup into the CI job summary.
+TEST_F(NightlyScript, SummaryQuotesHostileErrorsSafely) {
+  const Night n = night("-- --space '<img src=x onerror=alert(1)>`x`'");
+  EXPECT_EQ(n.r.exit_code, 2) << n.r.err;
+  const std::string s = n.summary();
+  EXPECT_NE(s.find("unknown execution space"), std::string::npos) << s;
+  EXPECT_EQ(s.find("<img"), std::string::npos) << s;
+  EXPECT_EQ(slurp(step_summary()).find("<img"), std::string::npos);
+}
+
 TEST_F(NightlyScript, BadInputExitsTwo) {
   for (const char* args :
        {"--profile /nonexistent/p.json", "--bogus", "-- --space CUDA", "--threshold"}) {

@@ -85,7 +85,15 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1,abc", "abc"},
                       BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities -3", "-3"},
                       BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1,nan", "nan"},
-                      BadCalc{"--machine no-such-gpu --intensities 1", "no-such-gpu"}));
+                      BadCalc{"--machine no-such-gpu --intensities 1", "no-such-gpu"},
+                      // Finite, but I* = P/B or I·B overflowed and inf was printed as a number.
+                      BadCalc{"--peak 1e300 --bandwidth 1e12 --intensities 1",
+                              "--peak: must be a number in [1, 1e+21]"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e-300 --intensities 1",
+                              "--bandwidth: must be a number in [1, 1e+18]"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1e308",
+                              "'1e308' is outside [1e-06, 1e+09] FLOP/byte"},
+                      BadCalc{"--peak 1e12 --bandwidth 1e9 --intensities 1e-300", "outside"}));
 
 }  // namespace
 }  // namespace ridgeline

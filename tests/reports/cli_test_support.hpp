@@ -1,6 +1,9 @@
 #pragma once
 // Helpers for the reporter's CLI tests: a fresh temporary directory and the binary's path.
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "support/run_command.hpp"
@@ -29,6 +32,22 @@ struct TempDir {
 
 inline void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// A fixture from tests/data as JSON, to derive variants from.
+inline nlohmann::json fixture(const std::string& name) {
+  return nlohmann::json::parse(slurp(kData + "/" + name));
+}
+
+inline void write_json(const std::string& path, const nlohmann::json& j) {
+  write_file(path, j.dump());
+}
+
+// The fixture's point of this name (nullptr when absent).
+inline nlohmann::json* point_named(nlohmann::json& doc, const std::string& name) {
+  for (auto& p : doc["points"])
+    if (p["name"] == name) return &p;
+  return nullptr;
 }
 
 }  // namespace ridgeline::test

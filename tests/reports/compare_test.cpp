@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "cli_test_support.hpp"
 #include "compare/compare.hpp"
 #include "compare/mann_whitney.hpp"
@@ -13,7 +15,8 @@ TEST(Compare, SameDataTwiceIsNoRegression) {
   const auto r =
       run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData + "/cpu_run_a.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("no regression — 0 slower, 0 faster, 0 ambiguous"), std::string::npos)
+  EXPECT_NE(r.out.find("no regression — 0 slower, 0 failed, 0 missing, 0 faster, 0 ambiguous"),
+            std::string::npos)
       << r.out;
 }
 
@@ -51,6 +54,130 @@ TEST(Compare, RefusesDifferentHostsUnlessAllowed) {
   const auto ok = run_command(kBin + " compare --allow-different-hosts " + kData +
                               "/cpu_run_a.json " + kData + "/cpu_other_host.json");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// The gate: what the baseline measured and verified must still be there and verify.
+class CompareGate : public ::testing::Test {
+ protected:
+  // compare of the fixture against a variant of itself, written by `edit`.
+  CommandResult gate(const std::function<void(nlohmann::json&)>& edit,
+                     const std::string& options = "") {
+    nlohmann::json current = fixture("cpu_run_a.json");
+    edit(current);
+    write_json(dir_.path + "/current.json", current);
+    return run_command(kBin + " compare " + kData + "/cpu_run_a.json " + dir_.path +
+                       "/current.json " + options);
+  }
+  TempDir dir_;
+};
+
+const std::string kTriad = "triad/OpenMP/fp64/n:16777216";
+
+// A point that became 3x slower AND failed verification used to drop out ("not compared").
+TEST_F(CompareGate, SlowerAndFailedIsAFailureNotDropped) {
+  const auto r = gate([](nlohmann::json& d) {
+    auto* p = point_named(d, kTriad);
+    for (auto& s : (*p)["samples"]) s = s.get<double>() * 3;
+    (*p)["median_s"] = (*p)["median_s"].get<double>() * 3;
+    (*p)["verified"] = false;
+    (*p)["verify_error"] = "triad: element 0 is -7";
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("REGRESSION — 0 slower, 1 failed, 0 missing"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| `" + kTriad + "` | 0.008231 s | 0.02469 s | -66.7 % |"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("**FAILED** | verification failed: triad: element 0 is -7"),
+            std::string::npos);
+}
+
+TEST_F(CompareGate, NewlyFailingVerificationAtTheSameSpeedFails) {
+  const auto r = gate([](nlohmann::json& d) { (*point_named(d, kTriad))["verified"] = false; });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("**FAILED** | verification failed: no reason given"), std::string::npos);
+}
+
+TEST_F(CompareGate, PointMissingTonightFails) {
+  const auto r = gate([](nlohmann::json& d) {
+    auto& pts = d["points"];
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      if (pts[i]["name"] == kTriad) pts.erase(i);
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("| `" + kTriad +
+                       "` | 0.008231 s | – | -100.0 % | 1 | **MISSING** | not in "
+                       "the current file |"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(CompareGate, PointSkippedTonightFails) {
+  const auto r = gate([](nlohmann::json& d) {
+    (*point_named(d, kTriad))["skipped_reason"] = "setup failed: out of memory";
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("**MISSING** | skipped in the current file: setup failed: out of memory"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(CompareGate, WholeGroupMissingTonightFailsItsRoofs) {
+  const auto r = gate([](nlohmann::json& d) {
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& p : d["points"])
+      if (p["dtype"] != "fp32") kept.push_back(p);
+    d["points"] = kept;
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("| `P OpenMP/fp32` | 400.3 GFLOP/s | – | -100.0 % | 1 | **MISSING** | no "
+                       "point of OpenMP/fp32 in the current file |"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("| `B OpenMP/fp32` |"), std::string::npos);
+}
+
+TEST_F(CompareGate, GroupThatNoLongerFitsFailsItsRoofs) {
+  const auto r = gate([](nlohmann::json& d) {
+    for (auto& p : d["points"])
+      if (p["dtype"] == "fp32" && p["family"] == "peak") p["verified"] = false;
+    for (auto& p : d["points"])
+      if (p["dtype"] == "fp32" && p["family"] == "fma") p["skipped_reason"] = "skipped";
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(
+      r.out.find("| `P OpenMP/fp32` | 400.3 GFLOP/s | – | -100.0 % | 1 | **MISSING** | no fit "
+                 "in the current file: not fitted:"),
+      std::string::npos)
+      << r.out;
+}
+
+TEST_F(CompareGate, EmptyCurrentFileFailsEverything) {
+  const auto r = gate([](nlohmann::json& d) { d["points"] = nlohmann::json::array(); });
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("REGRESSION — 0 slower, 0 failed, 58 missing"), std::string::npos) << r.out;
+}
+
+TEST_F(CompareGate, NewPointTonightIsNotARegression) {
+  const auto r = gate([](nlohmann::json& d) {
+    nlohmann::json extra = *point_named(d, kTriad);
+    extra["name"] = "triad/OpenMP/fp64/n:1024";
+    d["points"].push_back(extra);
+  });
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("triad/OpenMP/fp64/n:1024: not in the baseline"), std::string::npos);
+}
+
+// --alpha nan compared false with every p-value and switched the gate off.
+TEST_F(CompareGate, OptionsThatWouldSwitchTheGateOffAreRejected) {
+  for (const char* bad :
+       {"--alpha nan", "--alpha inf", "--alpha 0", "--alpha 0.9", "--threshold nan",
+        "--threshold 100", "--threshold 1e300", "--threshold -5", "--threshold 0"}) {
+    const auto r = gate([](nlohmann::json&) {}, bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.out;
+    EXPECT_EQ(line_count(r.err), 1) << bad << "\n" << r.err;
+    EXPECT_NE(r.err.find("must be a number in"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(gate([](nlohmann::json&) {}, "--alpha 0.05 --threshold 99.9").exit_code, 0);
 }
 
 TEST(MannWhitney, ExactSmallSamplesAndPower) {

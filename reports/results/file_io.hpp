@@ -1,0 +1,23 @@
+#pragma once
+// Reading and writing the files every command touches, so that no input can block a command and
+// no output can clobber what is not ours: inputs must be regular files; outputs are written to
+// a fresh temporary file beside the target, flushed to disk, then renamed over it. Failures
+// throw IoError (input_error.hpp) with the system's reason.
+#include <string>
+
+namespace ridgeline {
+
+// Bigger inputs are refused: no ridgeline file comes near this, and reading one would only
+// exhaust memory.
+inline constexpr long long kMaxInputBytes = 1LL << 30;
+
+// Reads a whole regular file. A FIFO, device or directory is refused without blocking on it.
+std::string read_text_file(const std::string& path, const std::string& what);
+
+// Replaces `path` atomically: a reader (or a killed run) sees the old file or the new one, never
+// half of one. The temporary file gets an unpredictable name and is created exclusively (never
+// through a planted link). A target that exists and is not a regular file (a device such as
+// /dev/null, a directory, a symbolic link, a FIFO) is refused rather than replaced.
+void write_text_atomically(const std::string& path, const std::string& text);
+
+}  // namespace ridgeline
