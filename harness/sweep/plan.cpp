@@ -32,7 +32,7 @@ bool wanted(const std::vector<std::string>& list, const std::string& name) {
 }
 
 struct SpaceLimits {
-  std::uint64_t llc_bytes = 0;     // last level cache the space's probes see
+  std::uint64_t llc_bytes = 0;     // last-level cache: a GPU's L2, or every LLC copy of the host
   std::uint64_t memory_bytes = 0;  // what a point may allocate; 0 = unknown
 };
 
@@ -49,10 +49,13 @@ SpaceLimits limits_for(const json& context, const std::string& space) {
       return l;
     }
   }
+  // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
+  // multi-CCD or multi-socket host the threads together hold every copy.
   std::vector<host::CacheLevel> caches;
   for (const auto& c : context["cpu"]["caches"])
-    caches.push_back({c["level"], c["type"], c["size_bytes"], c["shared_by_threads"]});
-  l.llc_bytes = host::last_level_cache_bytes(caches);
+    caches.push_back(
+        {c["level"], c["type"], c["size_bytes"], c["shared_by_threads"], c.value("instances", 1)});
+  l.llc_bytes = host::machine_last_level_cache_bytes(caches);
   const json& avail = context["memory"]["available_bytes"];
   if (avail.is_number()) l.memory_bytes = static_cast<std::uint64_t>(avail.get<double>() * 0.8);
   return l;
