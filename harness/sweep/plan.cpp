@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "compat/kokkos_compat.hpp"
 #include "compat/kokkos_kernels_compat.hpp"
 #include "host/cpu_info.hpp"
 #include "probes/fma_ladder_probe.hpp"
@@ -185,11 +186,13 @@ class Planner {
 
   bool probe_wanted(const std::string& probe) const { return wanted(filter_.probes, probe); }
 
-  void add(ProbePtr probe) {
+  void add(ProbePtr probe, const std::string& skipped_reason = {}) {
     PointPlan p;
     p.info = probe->info();
     if (!probe_wanted(p.info.probe) && !probe_wanted(p.info.family)) return;
-    if (p.info.elements == 0) {
+    if (!skipped_reason.empty()) {
+      p.skipped_reason = skipped_reason;
+    } else if (p.info.elements == 0) {
       p.skipped_reason = "working set too small for this backend's launch shape";
     } else if (limits_.memory_bytes && p.info.working_set_bytes > limits_.memory_bytes) {
       p.skipped_reason = "out of memory: needs " + std::to_string(p.info.working_set_bytes) +
@@ -221,8 +224,22 @@ class Planner {
       if (lib == "lib_dot")
         add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDot, n));
       if (lib == "deep_copy")
-        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n));
+        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n),
+            deep_copy_skip_reason<Space>());
     }
+  }
+
+  // Kokkos 3.x copies host to host with a parallel_for on the default host space, whatever space
+  // the copy names: a Serial deep_copy would measure OpenMP. Modern Kokkos uses the instance.
+  template <class Space>
+  static std::string deep_copy_skip_reason() {
+#if KOKKOS_VERSION < 40000
+    if constexpr (!kIsDeviceSpace<Space> &&
+                  !std::is_same_v<Space, Kokkos::DefaultHostExecutionSpace>)
+      return "Kokkos " + compat::kokkos_version() + " copies host to host on " +
+             Kokkos::DefaultHostExecutionSpace::name() + ", not on " + Space::name();
+#endif
+    return {};
   }
 
   // K = 1, 2, 4, … up to k_max. Memory-bound rungs use the DRAM working set; rungs whose calls
