@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "compat/kokkos_compat.hpp"
+#include "probes/vector_isa.hpp"
 #include "spaces.hpp"
 
 namespace ridgeline {
@@ -35,11 +36,12 @@ std::array<T, 16> fma_reference(long k) {
   return out;
 }
 
-// Independent FMA chains per work item: enough to cover FMA latency × pipes on AVX-512 hosts
-// (16 zmm registers), 8 per thread on GPUs where warps hide the rest.
+// Independent FMA chains per work item: kHostIsa.chain_vectors registers' worth on hosts (16 zmm
+// on AVX-512, 8 ymm on AVX2), 8 per thread on GPUs where warps hide the rest.
 template <class Space, class T>
 constexpr std::size_t fma_chains() {
-  return kIsDeviceSpace<Space> ? 8 : 2 * 512 / sizeof(T);
+  return kIsDeviceSpace<Space> ? kDeviceChains
+                               : kHostIsa.chain_vectors * kHostIsa.vector_bytes / sizeof(T);
 }
 
 }  // namespace ridgeline

@@ -66,6 +66,8 @@ class StreamProbe final : public Probe {
     info_.bytes = double(n) * sizeof(T) * kernel.arrays * passes;
     info_.params = {
         {"passes", passes}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
+    if (kernel.reduces) info_.params["accumulators"] = LaunchShape<Space>::template lanes<T>();
+    info_.params.update(LaunchShape<Space>::isa_json());
     info_.name =
         point_name(info_.probe, info_.space, info_.dtype,
                    family == "cache" ? grade("ws", info_.working_set_bytes) : grade("n", n));
