@@ -210,7 +210,12 @@ class Planner {
       add(std::make_unique<StreamProbe<Space, T>>(*k, "bandwidth",
                                                   dram_bytes_ / (k->arrays * sizeof(T)), 1));
     }
-    if (profile_.fma) ladder<Space, T>(std::make_integer_sequence<int, 14>{});
+    for (const auto& probe : profile_.fma ? profile_.fma_probes : std::vector<std::string>{}) {
+      if (probe == "fma")
+        ladder<Space, T, LadderForm::kInPlace>(std::make_integer_sequence<int, 14>{});
+      if (probe == "fma_xy")
+        ladder<Space, T, LadderForm::kTwoArrays>(std::make_integer_sequence<int, 14>{});
+    }
     if (profile_.peak) {
       const double per_element = 2.0 * profile_.peak_k + 1;
       add(std::make_unique<PeakProbe<Space, T>>(
@@ -242,19 +247,22 @@ class Planner {
     return {};
   }
 
-  // K = 1, 2, 4, … up to k_max. Memory-bound rungs use the DRAM working set; rungs whose calls
-  // would exceed the FLOP budget shrink their arrays (they are compute-bound there anyway).
-  template <class Space, class T, int... J>
+  // K = 1, 2, 4, … up to k_max. Rungs below 1 FLOP/byte are memory-bound on every machine (ridge
+  // points are above 1) and always use the DRAM working set: they define B. Higher rungs whose
+  // calls would exceed the FLOP budget shrink their arrays (they are compute-bound there anyway).
+  template <class Space, class T, LadderForm Form, int... J>
   void ladder(std::integer_sequence<int, J...>) {
-    (rung<Space, T, (1 << J)>(), ...);
+    (rung<Space, T, Form, (1 << J)>(), ...);
   }
-  template <class Space, class T, int K>
+  template <class Space, class T, LadderForm Form, int K>
   void rung() {
     if (K > profile_.fma_k_max) return;
-    const std::size_t dram_n = dram_bytes_ / (2 * sizeof(T));
+    const std::size_t arrays = Form == LadderForm::kInPlace ? 1 : 2;
+    const std::size_t dram_n = dram_bytes_ / (arrays * sizeof(T));
     const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
-    add(std::make_unique<FmaLadderProbe<Space, T, K>>(
-        std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+    const bool memory_bound = K < int(sizeof(T));  // intensity K / sizeof(T) below 1
+    add(std::make_unique<FmaLadderProbe<Space, T, K, Form>>(
+        memory_bound ? dram_n : std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
   }
 
   // Working sets from cache.min_bytes to the DRAM size, geometric, steps_per_octave per doubling.
@@ -265,9 +273,14 @@ class Planner {
     for (double ws = double(profile_.cache_min_bytes); ws <= double(dram_bytes_) * 1.0001;
          ws *= step) {
       for (const auto& name : profile_.cache_probes) {
+        const int passes = std::max(1, int(work_scale_ * profile_.cache_bytes_per_call / ws));
+        if (name == "update") {  // the in-place ladder's K = 1: counted bytes are moved bytes
+          add(std::make_unique<FmaLadderProbe<Space, T, 1>>(std::size_t(ws) / sizeof(T), passes,
+                                                            "cache"));
+          continue;
+        }
         const StreamKernel* k = find_stream_kernel(name);
         const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
-        const int passes = std::max(1, int(work_scale_ * profile_.cache_bytes_per_call / ws));
         add(std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, passes));
       }
     }
