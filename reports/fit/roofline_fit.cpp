@@ -9,7 +9,42 @@
 #include "fit/robust_location.hpp"
 
 namespace ridgeline {
+
+double Observation::rate() const { return count / median(samples); }
+
 namespace {
+
+// Rates of every observation, in the order of Observations' vectors: the medians of their
+// repetitions, or of one bootstrap redraw of them.
+struct Rates {
+  std::vector<double> graded, bandwidth, peak;
+};
+
+Rates median_rates(const Observations& obs) {
+  Rates r;
+  for (const auto& o : obs.graded) r.graded.push_back(o.rate());
+  for (const auto& o : obs.bandwidth) r.bandwidth.push_back(o.rate());
+  for (const auto& o : obs.peak) r.peak.push_back(o.rate());
+  return r;
+}
+
+// The rate of one block-bootstrap draw: the observation's repetitions redrawn with replacement.
+double redrawn_rate(const Observation& o, std::mt19937_64& rng) {
+  if (o.samples.size() < 2) return o.rate();
+  std::uniform_int_distribution<std::size_t> pick(0, o.samples.size() - 1);
+  std::vector<double> draw(o.samples.size());
+  for (auto& s : draw) s = o.samples[pick(rng)];
+  return o.count / median(std::move(draw));
+}
+
+Rates redrawn_rates(const Observations& obs, std::mt19937_64& rng) {
+  auto redraw = [&rng](const Observation& o) { return redrawn_rate(o, rng); };
+  Rates r;
+  for (const auto& o : obs.graded) r.graded.push_back(redraw(o));
+  for (const auto& o : obs.bandwidth) r.bandwidth.push_back(redraw(o));
+  for (const auto& o : obs.peak) r.peak.push_back(redraw(o));
+  return r;
+}
 
 // Second-largest (the largest with fewer than 5 values): a start that one fast glitch cannot set.
 double upper_start(std::vector<double> v) {
@@ -22,50 +57,57 @@ struct Split {
   int knee = 0;
 };
 
-Split split_at(const Observations& obs, double ridge, double band) {
+Split split_at(const Observations& obs, const Rates& r, double ridge, double band) {
   Split s;
-  for (double b : obs.bandwidth) s.log_b.push_back(std::log(b));
-  for (double p : obs.peak) s.log_p.push_back(std::log(p));
-  for (std::size_t i = 0; i < obs.perf.size(); ++i) {
-    const double in = obs.intensity[i];
-    if (in * band <= ridge)
-      s.log_b.push_back(std::log(obs.perf[i] / in));
-    else if (in >= ridge * band)
-      s.log_p.push_back(std::log(obs.perf[i]));
-    else
+  for (double b : r.bandwidth) s.log_b.push_back(std::log(b));
+  for (double p : r.peak) s.log_p.push_back(std::log(p));
+  for (std::size_t i = 0; i < obs.graded.size(); ++i) {
+    const double in = obs.graded[i].intensity;
+    if (in * band <= ridge) {
+      s.log_b.push_back(std::log(r.graded[i] / in));
+    } else if (in >= ridge * band) {
+      // Compute-bound; a point that does not define the compute roof is simply not used.
+      if (obs.graded[i].observes_peak) s.log_p.push_back(std::log(r.graded[i]));
+    } else {
       ++s.knee;
+    }
   }
   return s;
 }
 
-}  // namespace
+Interval range_of(const std::vector<double>& logs) {
+  const auto [lo, hi] = std::minmax_element(logs.begin(), logs.end());
+  return {std::exp(*lo), std::exp(*hi)};
+}
 
-RoofEstimate fit_roofline(const Observations& obs) {
+RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
   if (obs.size() < static_cast<std::size_t>(kMinFitPoints))
     throw FitError(fmt::format("{} fittable point{}; a roofline fit needs at least {}", obs.size(),
                                obs.size() == 1 ? "" : "s", kMinFitPoints));
   // Start from the envelope (ERT's maxima), which lies above the roofs by the noise only.
-  std::vector<double> b_start = obs.bandwidth, p_start = obs.peak;
-  for (std::size_t i = 0; i < obs.perf.size(); ++i) {
-    b_start.push_back(obs.perf[i] / obs.intensity[i]);
-    p_start.push_back(obs.perf[i]);
+  std::vector<double> b_start = r.bandwidth, p_start = r.peak;
+  for (std::size_t i = 0; i < obs.graded.size(); ++i) {
+    b_start.push_back(r.graded[i] / obs.graded[i].intensity);
+    if (obs.graded[i].observes_peak) p_start.push_back(r.graded[i]);
   }
-  if (obs.bandwidth.empty() && obs.perf.empty())
+  if (obs.bandwidth.empty() && obs.graded.empty())
     throw FitError("bandwidth roof B cannot be fitted: no memory-bound point");
-  if (obs.peak.empty() && obs.perf.empty())
-    throw FitError("compute roof P cannot be fitted: no compute-bound point");
+  if (p_start.empty()) throw FitError("compute roof P cannot be fitted: no compute-bound point");
   double ridge = upper_start(p_start) / upper_start(b_start);
 
   RoofEstimate est;
   for (int iter = 0; iter < 30; ++iter) {
-    // The widest knee band that leaves two observations per side; narrower only when needed,
-    // and never below a factor 2: a point at the ridge itself says nothing about either roof.
+    // The widest knee band that leaves two observations per side (one is enough where direct
+    // observations define the side); narrower only when needed, and never below a factor 2: a
+    // point at the ridge itself says nothing about either roof.
     Split s;
     double band = 0;
     for (double b : {8.0, 4.0, 2.0}) {
-      s = split_at(obs, ridge, b);
+      s = split_at(obs, r, ridge, b);
       band = b;
-      if (s.log_b.size() >= 2 && s.log_p.size() >= 2) break;
+      const bool b_enough = s.log_b.size() >= 2 || (!obs.bandwidth.empty() && !s.log_b.empty());
+      const bool p_enough = s.log_p.size() >= 2 || (!obs.peak.empty() && !s.log_p.empty());
+      if (b_enough && p_enough) break;
     }
     if (s.log_b.empty())
       throw FitError(fmt::format(
@@ -83,6 +125,8 @@ RoofEstimate fit_roofline(const Observations& obs) {
     est.memory_points = static_cast<int>(s.log_b.size());
     est.compute_points = static_cast<int>(s.log_p.size());
     est.knee_points = s.knee;
+    est.bandwidth_spread = range_of(s.log_b);
+    est.peak_spread = range_of(s.log_p);
     const double next = est.roof.ridge_point();
     const bool settled = std::fabs(std::log(next / ridge)) < 1e-6;
     ridge = next;
@@ -91,34 +135,53 @@ RoofEstimate fit_roofline(const Observations& obs) {
   return est;
 }
 
+bool has_repetitions(const std::vector<Observation>& v) {
+  return std::any_of(v.begin(), v.end(), [](const Observation& o) { return o.samples.size() > 1; });
+}
+
+// Percentile interval (2.5 %, 97.5 %) with linear interpolation; `fallback` when no replicate.
+Interval percentile_interval(std::vector<double> v, double fallback) {
+  if (v.empty()) return Interval{fallback, fallback};
+  std::sort(v.begin(), v.end());
+  auto at = [&v](double q) {
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(pos);
+    const auto hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+  };
+  return Interval{at(0.025), at(0.975)};
+}
+
+// The observations themselves resampled within each kind (only for data without repetitions).
+Observations resampled_points(const Observations& obs, std::mt19937_64& rng) {
+  auto resample = [&rng](const std::vector<Observation>& from, std::vector<Observation>& to) {
+    if (from.empty()) return;
+    std::uniform_int_distribution<std::size_t> pick(0, from.size() - 1);
+    for (std::size_t i = 0; i < from.size(); ++i) to.push_back(from[pick(rng)]);
+  };
+  Observations o;
+  resample(obs.graded, o.graded);
+  resample(obs.bandwidth, o.bandwidth);
+  resample(obs.peak, o.peak);
+  return o;
+}
+
+}  // namespace
+
+RoofEstimate fit_roofline(const Observations& obs) { return fit_rates(obs, median_rates(obs)); }
+
 RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates, std::uint64_t seed) {
   RoofFit fit;
   fit.estimate = fit_roofline(obs);
+  const bool repetitions =
+      has_repetitions(obs.graded) || has_repetitions(obs.bandwidth) || has_repetitions(obs.peak);
+  fit.interval_method = repetitions ? "repetitions" : "points";
   std::mt19937_64 rng(seed);
-  auto resample = [&rng](const std::vector<std::size_t>& n_from, std::vector<std::size_t>& idx) {
-    idx.resize(n_from.size());
-    if (n_from.empty()) return;
-    std::uniform_int_distribution<std::size_t> pick(0, n_from.size() - 1);
-    for (auto& i : idx) i = n_from[pick(rng)];
-  };
-  std::vector<std::size_t> graded(obs.perf.size()), bw(obs.bandwidth.size()), pk(obs.peak.size()),
-      idx;
-  for (std::size_t i = 0; i < graded.size(); ++i) graded[i] = i;
-  for (std::size_t i = 0; i < bw.size(); ++i) bw[i] = i;
-  for (std::size_t i = 0; i < pk.size(); ++i) pk[i] = i;
-
   std::vector<double> ps, bs, rs;
   for (int r = 0; r < replicates; ++r) {
-    // Resampling within each kind keeps every kind's count, as in the measurement design.
-    Observations o;
-    resample(graded, idx);
-    for (auto i : idx) o.add_point(obs.intensity[i], obs.perf[i]);
-    resample(bw, idx);
-    for (auto i : idx) o.bandwidth.push_back(obs.bandwidth[i]);
-    resample(pk, idx);
-    for (auto i : idx) o.peak.push_back(obs.peak[i]);
     try {
-      const Roof roof = fit_roofline(o).roof;
+      const Roof roof = repetitions ? fit_rates(obs, redrawn_rates(obs, rng)).roof
+                                    : fit_roofline(resampled_points(obs, rng)).roof;
       fit.replicates.push_back(roof);
       ps.push_back(roof.peak_flops);
       bs.push_back(roof.bandwidth);
@@ -127,21 +190,31 @@ RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates, std
       ++fit.failed_replicates;
     }
   }
-  auto interval = [](std::vector<double> v, double fallback) {
-    if (v.empty()) return Interval{fallback, fallback};
-    std::sort(v.begin(), v.end());
-    auto at = [&v](double q) {
-      const double pos = q * static_cast<double>(v.size() - 1);
-      const auto lo = static_cast<std::size_t>(pos);
-      const auto hi = std::min(lo + 1, v.size() - 1);
-      return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-    };
-    return Interval{at(0.025), at(0.975)};
-  };
-  fit.peak_ci = interval(ps, fit.estimate.roof.peak_flops);
-  fit.bandwidth_ci = interval(bs, fit.estimate.roof.bandwidth);
-  fit.ridge_ci = interval(rs, fit.estimate.roof.ridge_point());
+  fit.peak_ci = percentile_interval(ps, fit.estimate.roof.peak_flops);
+  fit.bandwidth_ci = percentile_interval(bs, fit.estimate.roof.bandwidth);
+  fit.ridge_ci = percentile_interval(rs, fit.estimate.roof.ridge_point());
   return fit;
+}
+
+LevelFit fit_level(const std::vector<Observation>& obs, int replicates, std::uint64_t seed) {
+  if (obs.empty()) throw FitError("no observation of this roof");
+  std::vector<double> logs;
+  for (const auto& o : obs) logs.push_back(std::log(o.rate()));
+  LevelFit f;
+  f.value = std::exp(tukey_biweight_location(logs));
+  f.spread = range_of(logs);
+  f.points = static_cast<int>(obs.size());
+  std::mt19937_64 rng(seed);
+  const bool repetitions = has_repetitions(obs);
+  std::vector<double> values, draw(obs.size());
+  for (int r = 0; r < replicates; ++r) {
+    std::uniform_int_distribution<std::size_t> pick(0, obs.size() - 1);
+    for (std::size_t i = 0; i < obs.size(); ++i)
+      draw[i] = repetitions ? std::log(redrawn_rate(obs[i], rng)) : logs[pick(rng)];
+    values.push_back(std::exp(tukey_biweight_location(draw)));
+  }
+  f.ci = percentile_interval(values, f.value);
+  return f;
 }
 
 }  // namespace ridgeline

@@ -7,7 +7,7 @@
 
 namespace ridgeline {
 
-inline constexpr const char* kSchemaVersion = "1.0.0";
+inline constexpr const char* kSchemaVersion = "1.1.0";
 inline constexpr int kSchemaMajor = 1;
 
 // Writes to a temporary file beside `path`, flushes it to disk, then renames it over `path`, so a
