@@ -104,9 +104,9 @@ class FmaLadderProbe final : public Probe {
               // overlap, and restrict-qualified parameters say so (else GCC adds a scalar
               // fallback behind a runtime overlap check).
               if constexpr (kInPlace)
-                rung<T*, T*>(l, item, j0, x, x, a, b);
+                chunk<T*, T*>(l, item, j0, x, x, a, b);
               else
-                rung<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, x, y, a, b);
+                chunk<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, x, y, a, b);
             }
         });
   }
@@ -134,9 +134,9 @@ class FmaLadderProbe final : public Probe {
   // One chunk of C elements: K FMAs each, the first fused with the load, the last with the store.
   // On device spaces all of a thread's loads come before its stores, also at K = 1.
   template <class In, class Out>
-  KOKKOS_FORCEINLINE_FUNCTION static void rung(const BlockLayout<Space>& l, std::size_t item,
-                                               std::size_t j0, In in, Out out, const T a,
-                                               const T b) {
+  KOKKOS_FORCEINLINE_FUNCTION static void chunk(const BlockLayout<Space>& l, std::size_t item,
+                                                std::size_t j0, In in, Out out, const T a,
+                                                const T b) {
     if constexpr (K == 1 && !kIsDeviceSpace<Space>) {
       for (std::size_t c = 0; c < C; ++c) {
         const std::size_t i = l.index(item, j0 + c);
