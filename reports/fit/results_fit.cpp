@@ -54,7 +54,8 @@ void add_bandwidth_points(GroupObservations& g, const std::vector<const Point*>&
 std::string bandwidth_points_used(const GroupObservations& g, const RoofEstimate& e) {
   std::vector<const Point*> used;
   for (std::size_t i = 0; i < g.graded_points.size(); ++i)
-    if (g.roof.graded[i].intensity * e.band <= e.roof.ridge_point())
+    if (g.roof.graded[i].observes_bandwidth &&
+        g.roof.graded[i].intensity * e.band <= e.roof.ridge_point())
       used.push_back(g.graded_points[i]);
   used.insert(used.end(), g.direct_points.begin(), g.direct_points.end());
   return describe(used);
@@ -76,10 +77,11 @@ GroupObservations observations_for(const Results& r, const std::string& space,
   GroupObservations g;
   const bool device = is_device_space(r, space);
   g.dram_working_set = dram_working_set_bytes(r, space);
-  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small;
+  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small, ladder;
   for (const auto& p : r.points) {
     if (p.space != space || p.dtype != dtype || !p.fittable()) continue;
     const bool dram = dram_sized(p, g.dram_working_set);
+    if (p.family == "fma" && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
     switch (roof_role(p, device)) {
       case RoofRole::kPeak:
         if (p.flops > 0) peak.push_back(&p);
@@ -121,8 +123,13 @@ GroupObservations observations_for(const Results& r, const std::string& space,
     for (const Point* p : peak) g.roof.peak.push_back(observation_of(*p, Counted::kFlops, true));
     g.peak_from = describe(peak);
   } else {
-    for (auto& o : g.roof.graded) o.observes_peak = true;
-    g.peak_from = "the compute-bound rungs of " + g.bandwidth_from;
+    for (const Point* p : ladder) {
+      Observation o = observation_of(*p, Counted::kGraded, true);
+      o.observes_bandwidth = false;  // B keeps its own points
+      g.roof.graded.push_back(o);
+      g.graded_points.push_back(p);
+    }
+    g.peak_from = "the compute-bound rungs of " + describe(ladder);
     g.caveats.push_back("no register-only peak point: P comes from compute-bound ladder rungs");
   }
   for (const Point* p : read) g.read.push_back(observation_of(*p, Counted::kBytes, false));

@@ -63,10 +63,10 @@ Split split_at(const Observations& obs, const Rates& r, double ridge, double ban
   for (double p : r.peak) s.log_p.push_back(std::log(p));
   for (std::size_t i = 0; i < obs.graded.size(); ++i) {
     const double in = obs.graded[i].intensity;
+    // A point that does not define the roof on its side of the ridge is simply not used.
     if (in * band <= ridge) {
-      s.log_b.push_back(std::log(r.graded[i] / in));
+      if (obs.graded[i].observes_bandwidth) s.log_b.push_back(std::log(r.graded[i] / in));
     } else if (in >= ridge * band) {
-      // Compute-bound; a point that does not define the compute roof is simply not used.
       if (obs.graded[i].observes_peak) s.log_p.push_back(std::log(r.graded[i]));
     } else {
       ++s.knee;
@@ -87,11 +87,10 @@ RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
   // Start from the envelope (ERT's maxima), which lies above the roofs by the noise only.
   std::vector<double> b_start = r.bandwidth, p_start = r.peak;
   for (std::size_t i = 0; i < obs.graded.size(); ++i) {
-    b_start.push_back(r.graded[i] / obs.graded[i].intensity);
+    if (obs.graded[i].observes_bandwidth) b_start.push_back(r.graded[i] / obs.graded[i].intensity);
     if (obs.graded[i].observes_peak) p_start.push_back(r.graded[i]);
   }
-  if (obs.bandwidth.empty() && obs.graded.empty())
-    throw FitError("bandwidth roof B cannot be fitted: no memory-bound point");
+  if (b_start.empty()) throw FitError("bandwidth roof B cannot be fitted: no memory-bound point");
   if (p_start.empty()) throw FitError("compute roof P cannot be fitted: no compute-bound point");
   double ridge = upper_start(p_start) / upper_start(b_start);
 

@@ -3,7 +3,7 @@
 //
 // Method (also printed in the report): in log space every graded point left of the ridge
 // I* = P/B is an observation of log B (log perf − log I) and every point right of it one of
-// log P, unless it may only observe B (a ladder rung whose compute side is not a roof). Points
+// log P, unless it may only observe one roof (a ladder rung whose compute side is not P). Points
 // within a factor `band` of the current ridge (the rounded knee) are left out; B and P are
 // Tukey-biweight locations of their sides (slow points get weight zero), and the ridge is
 // re-estimated until it settles. Pure-bandwidth observations (no FLOPs) observe B directly,
@@ -36,8 +36,9 @@ struct Observation {
   double intensity = 0;  // FLOP/byte, graded observations only
   double count = 0;
   std::vector<double> samples;
-  bool observes_peak = true;  // graded: may observe P when right of the ridge
-  double rate() const;        // count / median(samples)
+  bool observes_peak = true;       // graded: may observe P when right of the ridge
+  bool observes_bandwidth = true;  // graded: may observe B when left of it
+  double rate() const;             // count / median(samples)
 };
 
 struct Observations {

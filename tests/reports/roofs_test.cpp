@@ -134,5 +134,27 @@ TEST(RoofRoles, WithoutTheInPlaceLadderBIsAPooledLowerBoundAndSaysSo) {
   EXPECT_NE(a.groups[0].fit.caveats[0].find("lower bound"), std::string::npos);
 }
 
+// A run without the peak probe: P from the ladder's compute-bound rungs, which never feed B.
+TEST(RoofRoles, WithoutAPeakTheLadderObservesP) {
+  const double ws = 160 * kMiB, n = ws / 8;
+  json pts = json::array();
+  for (int k : {1, 2})
+    pts.push_back(point("fma", "fma", ws, 2.0 * k * n, 16 * n, 16 * n / 50e9,
+                        {{"k", k}, {"form", "in_place"}}));
+  for (int k : {256, 512, 1024}) {  // small, cache-resident, compute-bound: 200 GFLOP/s
+    const double m = 1 << 16;
+    pts.push_back(point("fma", "fma", 8 * m, 2.0 * k * m, 16 * m, 2.0 * k * m / 200e9,
+                        {{"k", k}, {"form", "in_place"}}));
+  }
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 100);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  const Roof roof = a.groups[0].fit.fit->estimate.roof;
+  EXPECT_NEAR(roof.peak_flops, 200e9, 2e9);
+  EXPECT_NEAR(roof.bandwidth, 50e9, 0.5e9);
+  EXPECT_EQ(a.groups[0].fit.bandwidth_from, "fma k:1, k:2");
+  ASSERT_EQ(a.groups[0].fit.caveats.size(), 1u);
+  EXPECT_NE(a.groups[0].fit.caveats[0].find("no register-only peak"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ridgeline
