@@ -29,6 +29,12 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
     }
     above.ratio = above.measured / above.roof;
     if (above.ratio <= 1 + margin) continue;
+    // The roof at the top of its 95 % intervals: a point below it is above the estimate only.
+    const RoofFit& fit = *g->fit.fit;
+    const Roof high{fit.peak_ci.high, fit.bandwidth_ci.high};
+    const double roof_high = !above.flops         ? high.bandwidth
+                             : p.family == "peak" ? high.peak_flops
+                                                  : high.attainable(*p.intensity);
     // Below the ridge the DRAM roof bounds only working sets that DRAM holds.
     const bool memory_side = !above.flops || (p.intensity && roof.memory_bound(*p.intensity));
     const double dram = g->fit.dram_working_set;
@@ -37,6 +43,8 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
       const std::string level = cache_level_holding(a.results, p.space, p.working_set_bytes);
       above.reason = level.empty() ? "working set below 4x the last-level cache: partly cached"
                                    : "working set fits in " + level + ": cache-resident";
+    } else if (above.measured <= roof_high) {
+      above.reason = "within the roof's 95 % interval (the repetitions that define it vary)";
     }
     out.push_back(above);
   }

@@ -122,8 +122,8 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
 }
 
 void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files) {
-  std::string unexplained, cached;
-  int n_unexplained = 0, n_cached = 0;
+  std::string unexplained, explained;
+  int n_unexplained = 0, n_explained = 0;
   for (const auto& f : files)
     for (const auto& a : points_above_roof(f)) {
       const auto fmt_rate = a.flops ? format_flops : format_bytes_per_s;
@@ -132,22 +132,22 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
           fmt_rate(a.measured), fmt_rate(a.roof), a.ratio,
           a.reason.empty() ? "**none known** (DRAM-sized, register-only or compute-bound)"
                            : md_escape(a.reason));
-      (a.reason.empty() ? unexplained : cached) += row;
-      ++(a.reason.empty() ? n_unexplained : n_cached);
+      (a.reason.empty() ? unexplained : explained) += row;
+      ++(a.reason.empty() ? n_unexplained : n_explained);
     }
   md += "## Points above their roof\n\n";
-  if (n_unexplained + n_cached == 0) {
+  if (n_unexplained + n_explained == 0) {
     md += fmt::format("No verified point is more than {:.0f} % above its roof.\n\n",
                       100 * kAboveRoofMargin);
     return;
   }
   md += fmt::format(
       "Verified points more than {:.0f} % above the roof of their space × dtype at their "
-      "intensity: {} without a known reason, {} with cache-resident working sets (the DRAM roof "
-      "does not bound them).\n\n",
-      100 * kAboveRoofMargin, n_unexplained, n_cached);
+      "intensity: {} without a known reason, {} with one (a cache-resident working set, which "
+      "the DRAM roof does not bound, or a point inside the roof's own 95 % interval).\n\n",
+      100 * kAboveRoofMargin, n_unexplained, n_explained);
   md += "| file | point | measured | roof there | ratio | reason |\n|---|---|---|---|---|---|\n" +
-        unexplained + cached + "\n";
+        unexplained + explained + "\n";
 }
 
 }  // namespace ridgeline

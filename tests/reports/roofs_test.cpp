@@ -113,6 +113,8 @@ TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
 
   const auto above = points_above_roof(a);
   ASSERT_EQ(above.size(), 3u);
+  // Repetitions spread by 1 %: the roofs' intervals stay far below the planted points.
+  EXPECT_LT(a.groups[0].fit.fit->bandwidth_ci.high, 1.05 * roof.bandwidth);
   EXPECT_EQ(above[0].point->probe, "read");
   EXPECT_TRUE(above[0].reason.empty());
   EXPECT_NEAR(above[0].ratio, 1.4, 0.02);
@@ -121,6 +123,25 @@ TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
   EXPECT_EQ(above[2].point->probe, "gemm");
   EXPECT_TRUE(above[2].reason.empty());
   EXPECT_NEAR(above[2].ratio, 2.0, 0.05);
+}
+
+// A point above the estimate but inside the roof's own interval (noisy peak repetitions) is
+// listed with that reason, not as a broken roof.
+TEST(RoofRoles, APointInsideTheRoofsIntervalSaysSo) {
+  json peak = point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9);
+  peak["samples"] = {1e10 / 200e9, 1e10 / 120e9, 1e10 / 200e9, 1e10 / 110e9, 1e10 / 120e9};
+  peak["median_s"] = 1e10 / 120e9;
+  const double ws = 160 * kMiB, n = ws / 8;
+  const json pts = {
+      point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, {{"k", 1}, {"form", "in_place"}}),
+      point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, {{"k", 2}, {"form", "in_place"}}), peak,
+      point("fma", "fma", 1e6, 2e9, 1e6, 2e9 / 190e9, {{"k", 1024}, {"form", "in_place"}})};
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 200);
+  ASSERT_TRUE(a.groups.at(0).fit.fit);
+  const auto above = points_above_roof(a);
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_NE(above[0].reason.find("within the roof's 95 % interval"), std::string::npos)
+      << above[0].reason;
 }
 
 TEST(RoofRoles, WithoutTheInPlaceLadderBIsAPooledLowerBoundAndSaysSo) {
