@@ -1,6 +1,7 @@
 #include "host/cpu_info.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -40,6 +41,21 @@ std::string lower(std::string s) {
   return s;
 }
 
+// Distinct shared_cpu_list values of cache `index` over every cpuN: how many copies exist.
+int count_instances(const fs::path& sysfs_cpu, const std::string& index) {
+  std::set<std::string> lists;
+  std::error_code ec;
+  for (const auto& cpu : fs::directory_iterator(sysfs_cpu, ec)) {
+    const std::string name = cpu.path().filename().string();
+    if (name.size() < 4 || name.rfind("cpu", 0) != 0 ||
+        !std::all_of(name.begin() + 3, name.end(), [](unsigned char c) { return std::isdigit(c); }))
+      continue;
+    const std::string list = read_line(cpu.path() / "cache" / index / "shared_cpu_list");
+    if (!list.empty()) lists.insert(list);
+  }
+  return std::max<int>(1, static_cast<int>(lists.size()));
+}
+
 }  // namespace
 
 std::uint64_t parse_cache_size(const std::string& text) {
@@ -62,7 +78,8 @@ std::vector<CacheLevel> cpu_caches(const std::string& sysfs_cpu) {
   const fs::path dir = fs::path(sysfs_cpu) / "cpu0" / "cache";
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.path().filename().string().rfind("index", 0) != 0) continue;
+    const std::string index = e.path().filename().string();
+    if (index.rfind("index", 0) != 0) continue;
     CacheLevel c;
     try {
       c.level = std::stoi(read_line(e.path() / "level"));
@@ -73,6 +90,7 @@ std::vector<CacheLevel> cpu_caches(const std::string& sysfs_cpu) {
     c.size_bytes = parse_cache_size(read_line(e.path() / "size"));
     const std::string shared = read_line(e.path() / "shared_cpu_list");
     c.shared_by_threads = shared.empty() ? 1 : count_cpu_list(shared);
+    c.instances = count_instances(sysfs_cpu, index);
     if (c.size_bytes > 0) out.push_back(c);
   }
   std::sort(out.begin(), out.end(), [](const CacheLevel& a, const CacheLevel& b) {
@@ -88,6 +106,17 @@ std::uint64_t last_level_cache_bytes(const std::vector<CacheLevel>& caches) {
     if (c.type != "instruction" && c.level >= level) {
       level = c.level;
       llc = c.size_bytes;
+    }
+  return llc;
+}
+
+std::uint64_t machine_last_level_cache_bytes(const std::vector<CacheLevel>& caches) {
+  std::uint64_t llc = 0;
+  int level = 0;
+  for (const auto& c : caches)
+    if (c.type != "instruction" && c.level >= level) {
+      level = c.level;
+      llc = c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
     }
   return llc;
 }
@@ -122,7 +151,8 @@ nlohmann::json describe_cpu(const std::string& sysfs_cpu, const std::string& cpu
     caches.push_back({{"level", c.level},
                       {"type", c.type},
                       {"size_bytes", c.size_bytes},
-                      {"shared_by_threads", c.shared_by_threads}});
+                      {"shared_by_threads", c.shared_by_threads},
+                      {"instances", c.instances}});
   j["caches"] = caches;
   const std::string gov = read_line(fs::path(sysfs_cpu) / "cpu0" / "cpufreq" / "scaling_governor");
   j["governor"] = gov.empty() ? nlohmann::json(nullptr) : nlohmann::json(gov);

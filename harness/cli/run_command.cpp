@@ -14,9 +14,9 @@ namespace ridgeline {
 namespace {
 
 const std::vector<std::string> kProbeNames = {
-    "bandwidth", "copy",  "scale",   "add",       "triad",      "dot",         "read",
-    "fill",      "fma",   "peak",    "cache",     "cache_read", "cache_triad", "library",
-    "gemm",      "axpby", "lib_dot", "deep_copy", "vendor_gemm"};
+    "bandwidth",   "copy",    "scale",  "add",   "triad",   "dot",          "read",
+    "fill",        "fma",     "fma_xy", "peak",  "cache",   "cache_update", "cache_read",
+    "cache_triad", "library", "gemm",   "axpby", "lib_dot", "deep_copy", "vendor_gemm"};
 
 // The build's default (CMake RIDGELINE_SPACES, e.g. the `serial` preset): a ;-separated list.
 std::vector<std::string> default_spaces() {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "probes/vector_isa.hpp"
 #include "spaces.hpp"
 
 namespace ridgeline {
@@ -48,12 +49,21 @@ struct LaunchShape {
   static nlohmann::json block_size_json() {
     return kBlockSize ? nlohmann::json(kBlockSize) : nlohmann::json(nullptr);
   }
-  static constexpr std::size_t kVectorBytes = kIsDeviceSpace<Space> ? 0 : 512;
-  // Independent accumulators / chains in flight: 8 zmm registers' worth on AVX-512 hosts; 8 per
-  // thread on GPUs (with thousands of threads per SM the rest of the latency is hidden by warps).
+  // The vector ISA the kernels were compiled for (probes/vector_isa.hpp).
+  static constexpr VectorIsa kIsa = kIsDeviceSpace<Space> ? kDeviceIsa : kHostIsa;
+  // Recorded in a point's params: which ISA chose its chain and accumulator counts.
+  static nlohmann::json isa_json() {
+    return {{"isa", kIsa.name},
+            {"vector_bytes",
+             kIsa.vector_bytes ? nlohmann::json(kIsa.vector_bytes) : nlohmann::json(nullptr)}};
+  }
+  // Independent accumulators in flight: kIsa.accumulator_vectors registers' worth on hosts (8 zmm
+  // on AVX-512, 8 ymm on AVX2); 8 per thread on GPUs (with thousands of threads per SM the rest of
+  // the latency is hidden by warps).
   template <class T>
   static constexpr std::size_t lanes() {
-    return kIsDeviceSpace<Space> ? 8 : kVectorBytes / sizeof(T);
+    return kIsDeviceSpace<Space> ? kDeviceChains
+                                 : kHostIsa.accumulator_vectors * kHostIsa.vector_bytes / sizeof(T);
   }
   // Work items that own whole chunks of `chunk` elements, n rounded down to whole chunks: one
   // chunk per GPU thread (coalesced), or `items_per_thread` contiguous runs per host thread.

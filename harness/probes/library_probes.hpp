@@ -1,7 +1,8 @@
 #pragma once
-// Library roofs: what tuned libraries reach on the same space, beside our own probes. Kokkos
+// Library ceilings: what tuned libraries reach on the same space, beside our own probes. Kokkos
 // Kernels forwards gemm/axpby/dot to the vendor BLAS (OpenBLAS, cuBLAS, rocBLAS) where its TPLs
-// are enabled; deep_copy is the backend's memcpy.
+// are enabled; deep_copy is the backend's memcpy. Each point records the library and the threads
+// it may use (library_threads.hpp); on Serial a host BLAS is held to one thread.
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas3_gemm.hpp>
@@ -12,6 +13,7 @@
 
 #include "compat/kokkos_compat.hpp"
 #include "probes/dtype.hpp"
+#include "probes/library_threads.hpp"
 #include "probes/point_name.hpp"
 #include "probes/probe.hpp"
 #include "probes/stream_probe.hpp"
@@ -38,6 +40,7 @@ class GemmProbe final : public Probe {
     info_.flops = 2.0 * double(n) * double(n) * double(n);
     info_.bytes = 3.0 * double(n) * double(n) * sizeof(T);
     info_.params = {{"n", n}, {"library", "KokkosBlas::gemm"}};
+    info_.params.update(blas_params<Space>());
     info_.name = point_name("gemm", info_.space, info_.dtype, grade("n", n));
   }
   const PointInfo& info() const override { return info_; }
@@ -58,7 +61,10 @@ class GemmProbe final : public Probe {
         });
     fence();
   }
-  void run() override { KokkosBlas::gemm("N", "N", T(1), a_, b_, T(0), c_); }
+  void run() override {
+    const SerialBlasGuard<Space> one_thread_on_serial;
+    KokkosBlas::gemm("N", "N", T(1), a_, b_, T(0), c_);
+  }
   void fence() override { compat::fence(Space(), "ridgeline::gemm"); }
 
   Verification verify() override {
@@ -84,7 +90,9 @@ class GemmProbe final : public Probe {
 };
 
 // Vector kernels through Kokkos Kernels and deep_copy: axpby (y = α·x + y, α alternating in sign
-// so y returns to its start every second call), dot, and deep_copy.
+// so y returns to its start every second call), dot, and deep_copy. axpby with β = 1 is what the
+// BLAS runs as axpy (and Kokkos Kernels' own kernel as y += α·x): one multiply and one add, 2 FLOPs
+// per element; its bytes (x read, y read and written) are moved bytes, no write-allocate.
 enum class VectorLibOp { kAxpby, kDot, kDeepCopy };
 
 template <class Space, class T>
@@ -94,7 +102,7 @@ class VectorLibraryProbe final : public Probe {
 
   VectorLibraryProbe(VectorLibOp op, std::size_t n) : op_(op), n_(n) {
     static const char* names[] = {"axpby", "lib_dot", "deep_copy"};
-    static const int flops[] = {3, 2, 0};
+    static const int flops[] = {2, 2, 0};
     static const int arrays[] = {3, 2, 2};
     const int o = static_cast<int>(op);
     info_.probe = names[o];
@@ -108,6 +116,10 @@ class VectorLibraryProbe final : public Probe {
     info_.params = {{"library", op == VectorLibOp::kDeepCopy ? "Kokkos::deep_copy"
                                 : op == VectorLibOp::kDot    ? "KokkosBlas::dot"
                                                              : "KokkosBlas::axpby"}};
+    if (op == VectorLibOp::kDeepCopy)
+      info_.params["threads"] = deep_copy_threads();
+    else
+      info_.params.update(blas_params<Space>());
     info_.name = point_name(info_.probe, info_.space, info_.dtype, grade("n", n));
   }
   const PointInfo& info() const override { return info_; }
@@ -127,6 +139,7 @@ class VectorLibraryProbe final : public Probe {
   }
 
   void run() override {
+    const SerialBlasGuard<Space> one_thread_on_serial;
     switch (op_) {
       case VectorLibOp::kAxpby:
         KokkosBlas::axpby(odd_ ? -kStreamScalar<T> : kStreamScalar<T>, x_, T(1), y_);
@@ -181,6 +194,17 @@ class VectorLibraryProbe final : public Probe {
   }
 
  private:
+  // Threads of the space that performs the copy: Kokkos 3.x copies host to host on the default
+  // host space whatever space is named (the planner skips Serial there); null on devices.
+  static nlohmann::json deep_copy_threads() {
+    if constexpr (kIsDeviceSpace<Space>) return nullptr;
+#if KOKKOS_VERSION < 40000
+    return Kokkos::DefaultHostExecutionSpace().concurrency();
+#else
+    return Space().concurrency();
+#endif
+  }
+
   VectorLibOp op_;
   std::size_t n_;
   PointInfo info_;

@@ -43,6 +43,7 @@ class PeakProbe final : public Probe {
                     {"items", layout_.items},
                     {"elements_per_item", layout_.per_item},
                     {"block_size", LaunchShape<Space>::block_size_json()}};
+    info_.params.update(LaunchShape<Space>::isa_json());
     info_.name = point_name("peak", info_.space, info_.dtype, grade("k", k));
   }
 

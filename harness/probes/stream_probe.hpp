@@ -143,6 +143,8 @@ class StreamProbe final : public Probe {
     info_.bytes = touched * sizeof(T) * kernel.arrays;
     info_.params = {
         {"passes", passes_}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
+    if (kernel.reduces) info_.params["accumulators"] = LaunchShape<Space>::template lanes<T>();
+    info_.params.update(LaunchShape<Space>::isa_json());
     if constexpr (kIsDeviceSpace<Space>) {
       info_.params["replicas"] = sweep_.replicas;
       info_.params["rotation"] = sweep_.rotation;

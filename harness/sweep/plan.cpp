@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "compat/kokkos_compat.hpp"
 #include "compat/kokkos_kernels_compat.hpp"
 #include "host/cpu_info.hpp"
 #include "probes/fma_ladder_probe.hpp"
@@ -39,7 +40,7 @@ bool wanted(const std::vector<std::string>& list, const std::string& name) {
 }
 
 struct SpaceLimits {
-  std::uint64_t llc_bytes = 0;     // last level cache the space's probes see
+  std::uint64_t llc_bytes = 0;     // last-level cache: a GPU's L2, or every LLC copy of the host
   std::uint64_t memory_bytes = 0;  // what a point may allocate; 0 = unknown
 };
 
@@ -56,10 +57,13 @@ SpaceLimits limits_for(const json& context, const std::string& space) {
       return l;
     }
   }
+  // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
+  // multi-CCD or multi-socket host the threads together hold every copy.
   std::vector<host::CacheLevel> caches;
   for (const auto& c : context["cpu"]["caches"])
-    caches.push_back({c["level"], c["type"], c["size_bytes"], c["shared_by_threads"]});
-  l.llc_bytes = host::last_level_cache_bytes(caches);
+    caches.push_back(
+        {c["level"], c["type"], c["size_bytes"], c["shared_by_threads"], c.value("instances", 1)});
+  l.llc_bytes = host::machine_last_level_cache_bytes(caches);
   const json& avail = context["memory"]["available_bytes"];
   if (avail.is_number()) l.memory_bytes = static_cast<std::uint64_t>(avail.get<double>() * 0.8);
   return l;
@@ -204,11 +208,13 @@ class Planner {
 
   bool probe_wanted(const std::string& probe) const { return wanted(filter_.probes, probe); }
 
-  void add(ProbePtr probe) {
+  void add(ProbePtr probe, const std::string& skipped_reason = {}) {
     PointPlan p;
     p.info = probe->info();
     if (!probe_wanted(p.info.probe) && !probe_wanted(p.info.family)) return;
-    if (!p.info.unfit_reason.empty()) {
+    if (!skipped_reason.empty()) {
+      p.skipped_reason = skipped_reason;
+    } else if (!p.info.unfit_reason.empty()) {
       p.skipped_reason = p.info.unfit_reason;
     } else if (p.info.elements == 0) {
       p.skipped_reason = "working set too small for this backend's launch shape";
@@ -228,7 +234,12 @@ class Planner {
       add(std::make_unique<StreamProbe<Space, T>>(*k, "bandwidth",
                                                   dram_bytes_ / (k->arrays * sizeof(T)), 1));
     }
-    if (profile_.fma) ladder<Space, T>(std::make_integer_sequence<int, 14>{});
+    for (const auto& probe : profile_.fma ? profile_.fma_probes : std::vector<std::string>{}) {
+      if (probe == "fma")
+        ladder<Space, T, LadderForm::kInPlace>(std::make_integer_sequence<int, 14>{});
+      if (probe == "fma_xy")
+        ladder<Space, T, LadderForm::kTwoArrays>(std::make_integer_sequence<int, 14>{});
+    }
     if (profile_.peak) {
       const double per_element = 2.0 * profile_.peak_k + 1;
       add(std::make_unique<PeakProbe<Space, T>>(
@@ -242,7 +253,8 @@ class Planner {
       if (lib == "lib_dot")
         add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDot, n));
       if (lib == "deep_copy")
-        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n));
+        add(std::make_unique<VectorLibraryProbe<Space, T>>(VectorLibOp::kDeepCopy, n),
+            deep_copy_skip_reason<Space>());
     }
   }
 
@@ -288,19 +300,35 @@ class Planner {
            profile_.dtypes.end();
   }
 
-  // K = 1, 2, 4, … up to k_max. Memory-bound rungs use the DRAM working set; rungs whose calls
-  // would exceed the FLOP budget shrink their arrays (they are compute-bound there anyway).
-  template <class Space, class T, int... J>
-  void ladder(std::integer_sequence<int, J...>) {
-    (rung<Space, T, (1 << J)>(), ...);
+  // Kokkos 3.x copies host to host with a parallel_for on the default host space, whatever space
+  // the copy names: a Serial deep_copy would measure OpenMP. Modern Kokkos uses the instance.
+  template <class Space>
+  static std::string deep_copy_skip_reason() {
+#if KOKKOS_VERSION < 40000
+    if constexpr (!kIsDeviceSpace<Space> &&
+                  !std::is_same_v<Space, Kokkos::DefaultHostExecutionSpace>)
+      return "Kokkos " + compat::kokkos_version() + " copies host to host on " +
+             Kokkos::DefaultHostExecutionSpace::name() + ", not on " + Space::name();
+#endif
+    return {};
   }
-  template <class Space, class T, int K>
+
+  // K = 1, 2, 4, … up to k_max. Rungs below 1 FLOP/byte are memory-bound on every machine (ridge
+  // points are above 1) and always use the DRAM working set: they define B. Higher rungs whose
+  // calls would exceed the FLOP budget shrink their arrays (they are compute-bound there anyway).
+  template <class Space, class T, LadderForm Form, int... J>
+  void ladder(std::integer_sequence<int, J...>) {
+    (rung<Space, T, Form, (1 << J)>(), ...);
+  }
+  template <class Space, class T, LadderForm Form, int K>
   void rung() {
     if (K > profile_.fma_k_max) return;
-    const std::size_t dram_n = dram_bytes_ / (2 * sizeof(T));
+    const std::size_t arrays = Form == LadderForm::kInPlace ? 1 : 2;
+    const std::size_t dram_n = dram_bytes_ / (arrays * sizeof(T));
     const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
-    add(std::make_unique<FmaLadderProbe<Space, T, K>>(
-        std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+    const bool memory_bound = K < int(sizeof(T));  // intensity K / sizeof(T) below 1
+    add(std::make_unique<FmaLadderProbe<Space, T, K, Form>>(
+        memory_bound ? dram_n : std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
   }
 
   // Working sets from cache.min_bytes to the DRAM size, geometric, steps_per_octave per doubling.
@@ -314,23 +342,37 @@ class Planner {
     for (double ws = double(profile_.cache_min_bytes); ws <= double(dram_bytes_) * 1.0001;
          ws *= step) {
       for (const auto& name : profile_.cache_probes) {
-        const StreamKernel* k = find_stream_kernel(name);
-        const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
         const double passes = std::max(1.0, work_scale_ * profile_.cache_bytes_per_call / ws);
         if (passes > kMaxPasses)
           throw InputError(profile_.source, "cache.bytes_per_call",
                            fmt::format("asks for {:.3g} passes over a {:.0f}-byte working set "
                                        "(at most {:g}): raise cache.min_bytes or lower it",
                                        passes, ws, kMaxPasses));
-        auto probe = std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, int(passes),
-                                                             limits_.llc_bytes);
+        ProbePtr probe;
+        std::string skipped;
+        if (name == "update") {  // the in-place ladder's K = 1: counted bytes are moved bytes
+          probe = std::make_unique<FmaLadderProbe<Space, T, 1>>(std::size_t(ws) / sizeof(T),
+                                                                int(passes), "cache");
+          // Its passes re-read each thread's own chunk: from L1 on a GPU, whatever the set.
+          if (kIsDeviceSpace<Space>)
+            skipped =
+                "the in-place ladder's passes re-read each thread's own chunk, which a GPU "
+                "serves from L1 at every size; the device cache sweep is cache_read and "
+                "cache_triad";
+        } else {
+          const StreamKernel* k = find_stream_kernel(name);
+          const std::size_t n = std::size_t(ws) / (k->arrays * sizeof(T));
+          probe = std::make_unique<StreamProbe<Space, T>>(*k, "cache", n, int(passes),
+                                                          limits_.llc_bytes);
+        }
         std::string& last = last_name[name];
         if (probe->info().name == last) continue;
         last = probe->info().name;
-        add(std::move(probe));
+        add(std::move(probe), skipped);
       }
     }
   }
+
   static constexpr double kMaxPasses = 1e9;  // passes are an int; counts stay exact in a double
 
   const SweepProfile& profile_;

@@ -16,7 +16,8 @@ using nlohmann::json;
 
 const std::vector<std::string> kBandwidthProbes = {"copy", "scale", "add", "triad",
                                                    "dot",  "read",  "fill"};
-const std::vector<std::string> kCacheProbes = {"read", "triad"};
+const std::vector<std::string> kFmaProbes = {"fma", "fma_xy"};
+const std::vector<std::string> kCacheProbes = {"update", "read", "triad"};
 const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy",
                                                  "vendor_gemm"};
 const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
@@ -146,8 +147,10 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     p.bandwidth_probes = f.names("probes", kBandwidthProbes, "bandwidth probe");
   }
   if (top.has("fma")) {
-    const Fields f(top.raw("fma"), file, "fma", {"k_max", "flops_per_call"});
+    const Fields f(top.raw("fma"), file, "fma", {"probes", "k_max", "flops_per_call"});
     p.fma = true;
+    p.fma_probes = f.names("probes", kFmaProbes, "fma probe");
+    if (p.fma_probes.empty()) p.fma_probes = {"fma"};
     p.fma_k_max = static_cast<int>(f.integer("k_max", 8192, 1, 8192));  // the compiled ladder
     p.fma_flops_per_call = f.number("flops_per_call", 1e9, 0, kMaxWorkPerCall, true);
   }
@@ -217,7 +220,9 @@ nlohmann::json SweepProfile::to_json() const {
   if (working_set_bytes) j["working_set_bytes"] = working_set_bytes;
   if (!spaces.empty()) j["spaces"] = spaces;
   if (!bandwidth_probes.empty()) j["bandwidth"] = {{"probes", bandwidth_probes}};
-  if (fma) j["fma"] = {{"k_max", fma_k_max}, {"flops_per_call", fma_flops_per_call}};
+  if (fma)
+    j["fma"] = {
+        {"probes", fma_probes}, {"k_max", fma_k_max}, {"flops_per_call", fma_flops_per_call}};
   if (peak) j["peak"] = {{"k", peak_k}, {"flops_per_call", peak_flops_per_call}};
   if (!cache_probes.empty())
     j["cache"] = {{"probes", cache_probes},

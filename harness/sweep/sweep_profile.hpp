@@ -32,6 +32,9 @@ struct SweepProfile {
   std::vector<std::string> bandwidth_probes;  // copy scale add triad dot read fill
 
   bool fma = false;
+  // fma: the in-place ladder (the reference: its memory-bound rungs define B); fma_xy: the
+  // two-array ladder, a write-allocate ceiling on CPUs.
+  std::vector<std::string> fma_probes;
   int fma_k_max = 0;
   double fma_flops_per_call = 0;
 
@@ -39,7 +42,7 @@ struct SweepProfile {
   int peak_k = 0;
   double peak_flops_per_call = 0;
 
-  std::vector<std::string> cache_probes;  // read, triad
+  std::vector<std::string> cache_probes;  // update (in place: B per level), read, triad
   std::vector<std::string> cache_dtypes;
   std::uint64_t cache_min_bytes = 0;
   int cache_steps_per_octave = 1;

@@ -28,6 +28,9 @@ nlohmann::json fit_json(const RoofFit& f) {
           {"peak_flops_ci", {f.peak_ci.low, f.peak_ci.high}},
           {"bandwidth_ci", {f.bandwidth_ci.low, f.bandwidth_ci.high}},
           {"ridge_point_ci", {f.ridge_ci.low, f.ridge_ci.high}},
+          {"interval_method", f.interval_method},
+          {"bandwidth_spread", {f.estimate.bandwidth_spread.low, f.estimate.bandwidth_spread.high}},
+          {"peak_flops_spread", {f.estimate.peak_spread.low, f.estimate.peak_spread.high}},
           {"memory_observations", f.estimate.memory_points},
           {"compute_observations", f.estimate.compute_points},
           {"knee_points_excluded", f.estimate.knee_points},
@@ -40,11 +43,15 @@ std::string fit_text(const RoofFit& f) {
       "  P  = {:<16} 95% CI {}\n"
       "  B  = {:<16} 95% CI {}\n"
       "  I* = {:<16} 95% CI {}\n"
-      "  ({} observations of B, {} of P; {} in the knee band I*/{:g} .. I*x{:g} left out)\n",
+      "  ({} observations of B, {} of P; {} in the knee band I*/{:g} .. I*x{:g} left out;\n"
+      "   intervals from {}; spread across the points: B {} .. {}, P {} .. {})\n",
       format_flops(r.peak_flops), format_flops_ci(f.peak_ci, r.peak_flops),
       format_bytes_per_s(r.bandwidth), format_bytes_ci(f.bandwidth_ci, r.bandwidth),
       format_intensity(r.ridge_point()), format_intensity_ci(f.ridge_ci), f.estimate.memory_points,
-      f.estimate.compute_points, f.estimate.knee_points, f.estimate.band, f.estimate.band);
+      f.estimate.compute_points, f.estimate.knee_points, f.estimate.band, f.estimate.band,
+      f.interval_method, format_bytes_per_s(f.estimate.bandwidth_spread.low),
+      format_bytes_per_s(f.estimate.bandwidth_spread.high),
+      format_flops(f.estimate.peak_spread.low), format_flops(f.estimate.peak_spread.high));
 }
 
 int fit_csv(const FitOptions& o) {
@@ -74,6 +81,15 @@ int fit_results_file(const FitOptions& o) {
       nlohmann::json j = g.fit ? fit_json(*g.fit) : nlohmann::json{{"error", g.not_fitted}};
       j["space"] = g.space;
       j["dtype"] = g.dtype;
+      j["bandwidth_from"] = g.bandwidth_from;
+      j["peak_from"] = g.peak_from;
+      j["caveats"] = g.caveats;
+      if (g.read_bandwidth)
+        j["read_bandwidth"] = {
+            {"value", g.read_bandwidth->value},
+            {"ci", {g.read_bandwidth->ci.low, g.read_bandwidth->ci.high}},
+            {"spread", {g.read_bandwidth->spread.low, g.read_bandwidth->spread.high}},
+            {"from", g.read_bandwidth_from}};
       out.push_back(j);
     }
     std::cout << out.dump(2) << "\n";
@@ -81,6 +97,10 @@ int fit_results_file(const FitOptions& o) {
     for (const auto& g : groups) {
       std::cout << o.results << ": " << g.space << " " << g.dtype << "\n";
       std::cout << (g.fit ? fit_text(*g.fit) : "  " + g.not_fitted + "\n");
+      if (g.read_bandwidth)
+        std::cout << "  B_read = " << format_bytes_per_s(g.read_bandwidth->value) << " 95% CI "
+                  << format_bytes_ci(g.read_bandwidth->ci, g.read_bandwidth->value) << "\n";
+      for (const auto& c : g.caveats) std::cout << "  note: " << c << "\n";
     }
   }
   return kExitOk;

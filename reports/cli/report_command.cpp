@@ -49,6 +49,7 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
     // Memory-level roofs of several files on one chart hide the roofs; the tables keep them.
     if (!with_file && !g.levels.empty())
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
+    if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
       if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&
           p->family != "peak")

@@ -2,7 +2,66 @@
 
 #include <algorithm>
 
+#include "fit/roof_roles.hpp"
+
 namespace ridgeline {
+namespace {
+
+enum class Counted { kGraded, kBytes, kFlops };
+
+Observation observation_of(const Point& p, Counted what, bool observes_peak) {
+  Observation o;
+  o.intensity = what == Counted::kGraded ? p.flops / p.bytes : 0;
+  o.count = what == Counted::kBytes ? p.bytes : p.flops;
+  o.samples = p.samples;
+  o.observes_peak = observes_peak;
+  return o;
+}
+
+// "fma k:1, k:2; dot n:…": each probe once, followed by the grades of its points.
+std::string describe(const std::vector<const Point*>& points) {
+  std::vector<std::pair<std::string, std::string>> probes;  // probe, grades
+  for (const Point* p : points) {
+    const auto slash = p->name.find_last_of('/');
+    const std::string grade = slash == std::string::npos ? p->name : p->name.substr(slash + 1);
+    auto it = std::find_if(probes.begin(), probes.end(),
+                           [p](const auto& e) { return e.first == p->probe; });
+    if (it == probes.end())
+      probes.emplace_back(p->probe, grade);
+    else
+      it->second += ", " + grade;
+  }
+  std::string out;
+  for (const auto& [probe, grades] : probes)
+    out += (out.empty() ? "" : "; ") + probe + " " + grades;
+  return out;
+}
+
+// Memory-side points become graded observations (or direct ones when they have no FLOPs).
+void add_bandwidth_points(GroupObservations& g, const std::vector<const Point*>& points) {
+  for (const Point* p : points) {
+    if (p->flops > 0 && p->bytes > 0) {
+      g.roof.graded.push_back(observation_of(*p, Counted::kGraded, false));
+      g.graded_points.push_back(p);
+    } else if (p->bytes > 0) {
+      g.roof.bandwidth.push_back(observation_of(*p, Counted::kBytes, false));
+      g.direct_points.push_back(p);
+    }
+  }
+}
+
+// The points that fed B in the fit: graded ones left of the knee band, and direct ones.
+std::string bandwidth_points_used(const GroupObservations& g, const RoofEstimate& e) {
+  std::vector<const Point*> used;
+  for (std::size_t i = 0; i < g.graded_points.size(); ++i)
+    if (g.roof.graded[i].observes_bandwidth &&
+        g.roof.graded[i].intensity * e.band <= e.roof.ridge_point())
+      used.push_back(g.graded_points[i]);
+  used.insert(used.end(), g.direct_points.begin(), g.direct_points.end());
+  return describe(used);
+}
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Results& r) {
   std::vector<std::pair<std::string, std::string>> groups;
@@ -13,27 +72,77 @@ std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Result
   return groups;
 }
 
-Observations observations_for(const Results& r, const std::string& space,
-                              const std::string& dtype) {
-  Observations o;
+GroupObservations observations_for(const Results& r, const std::string& space,
+                                   const std::string& dtype) {
+  GroupObservations g;
+  const bool device = is_device_space(r, space);
+  g.dram_working_set = dram_working_set_bytes(r, space);
+  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small, ladder;
   for (const auto& p : r.points) {
     if (p.space != space || p.dtype != dtype || !p.fittable()) continue;
-    if (p.family == "peak" && p.flops_per_s) {
-      o.peak.push_back(*p.flops_per_s);
-    } else if (p.family == "bandwidth" || p.family == "fma") {
-      if (p.intensity && p.flops_per_s)
-        o.add_point(*p.intensity, *p.flops_per_s);
-      else if (p.bytes_per_s)
-        o.bandwidth.push_back(*p.bytes_per_s);
+    const bool dram = dram_sized(p, g.dram_working_set);
+    if (p.family == "fma" && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
+    switch (roof_role(p, device)) {
+      case RoofRole::kPeak:
+        if (p.flops > 0) peak.push_back(&p);
+        break;
+      case RoofRole::kBandwidth:
+        (dram ? b_dram : b_small).push_back(&p);
+        break;
+      case RoofRole::kReadBandwidth:
+        if (dram && p.bytes > 0) read.push_back(&p);
+        break;
+      case RoofRole::kCeiling:
+        if (p.family == "bandwidth" || p.family == "fma")
+          (dram ? lower_dram : lower_small).push_back(&p);
+        break;
+      case RoofRole::kLevel:
+        break;
     }
   }
-  return o;
+  if (!b_dram.empty()) {
+    add_bandwidth_points(g, b_dram);
+    g.bandwidth_from = describe(b_dram);
+  } else if (!b_small.empty()) {
+    add_bandwidth_points(g, b_small);
+    g.bandwidth_from = describe(b_small);
+    g.caveats.push_back(
+        "B comes from working sets below 4x the last-level cache: it may be a cache's bandwidth, "
+        "not DRAM's");
+  } else {
+    const auto& lower = lower_dram.empty() ? lower_small : lower_dram;
+    add_bandwidth_points(g, lower);
+    g.bandwidth_from = describe(lower);
+    if (!lower.empty())
+      g.caveats.push_back(
+          "no kernel whose counted bytes are moved bytes (no in-place ladder: results before "
+          "schema 1.1, or a run without it): B is pooled from STREAM-style kernels, a lower "
+          "bound on a write-allocate CPU");
+  }
+  if (!peak.empty()) {
+    for (const Point* p : peak) g.roof.peak.push_back(observation_of(*p, Counted::kFlops, true));
+    g.peak_from = describe(peak);
+  } else {
+    for (const Point* p : ladder) {
+      Observation o = observation_of(*p, Counted::kGraded, true);
+      o.observes_bandwidth = false;  // B keeps its own points
+      g.roof.graded.push_back(o);
+      g.graded_points.push_back(p);
+    }
+    g.peak_from = "the compute-bound rungs of " + describe(ladder);
+    g.caveats.push_back("no register-only peak point: P comes from compute-bound ladder rungs");
+  }
+  for (const Point* p : read) g.read.push_back(observation_of(*p, Counted::kBytes, false));
+  g.read_from = describe(read);
+  return g;
 }
 
 std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_t seed) {
   std::vector<GroupFit> out;
   for (const auto& [space, dtype] : space_dtype_groups(r)) {
-    GroupFit g{space, dtype, std::nullopt, {}, false};
+    GroupFit g;
+    g.space = space;
+    g.dtype = dtype;
     std::string skipped;
     for (const auto& p : r.points) {
       if (p.space != space || p.dtype != dtype) continue;
@@ -42,12 +151,23 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
     }
     if (!g.measured) {
       g.not_fitted = "not measured: " + skipped;
-    } else {
-      try {
-        g.fit = fit_roofline_with_bootstrap(observations_for(r, space, dtype), replicates, seed);
-      } catch (const FitError& e) {
-        g.not_fitted = std::string("not fitted: ") + e.what();
-      }
+      out.push_back(std::move(g));
+      continue;
+    }
+    GroupObservations obs = observations_for(r, space, dtype);
+    g.bandwidth_from = obs.bandwidth_from;
+    g.peak_from = obs.peak_from;
+    g.caveats = obs.caveats;
+    g.dram_working_set = obs.dram_working_set;
+    try {
+      g.fit = fit_roofline_with_bootstrap(obs.roof, replicates, seed);
+      g.bandwidth_from = bandwidth_points_used(obs, g.fit->estimate);
+    } catch (const FitError& e) {
+      g.not_fitted = std::string("not fitted: ") + e.what();
+    }
+    if (!obs.read.empty()) {
+      g.read_bandwidth = fit_level(obs.read, replicates, seed);
+      g.read_bandwidth_from = obs.read_from;
     }
     out.push_back(std::move(g));
   }

@@ -1,6 +1,6 @@
 #pragma once
-// Which points of a results file feed which roof (schema.md, "How the reporter uses the points"),
-// and the fit of each execution space × dtype.
+// Which points of a results file define which roof (fit/roof_roles.hpp), and the fit of each
+// execution space × dtype: P, B (DRAM) and, on hosts, B_read.
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +15,30 @@ struct GroupFit {
   std::optional<RoofFit> fit;
   std::string not_fitted;  // why there is no fit (not measured, too few points, …)
   bool measured = false;   // some point of this group was measured
+  // What defined the roofs, for the report: e.g. "fma k:1, k:2".
+  std::string bandwidth_from, peak_from;
+  std::vector<std::string> caveats;        // a fallback was needed: the roof is weaker than usual
+  std::optional<LevelFit> read_bandwidth;  // B_read (hosts with DRAM-sized read or dot points)
+  std::string read_bandwidth_from;
+  double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
 };
 
-// Bandwidth-family points with FLOPs and fma rungs are graded points (I, FLOP/s); copy/fill
-// (no FLOPs) observe B through byte/s; the peak family observes P. Cache and library points,
-// unverified and skipped ones are left out.
-Observations observations_for(const Results& r, const std::string& space, const std::string& dtype);
+// The observations that define the group's roofs (roof_roles.hpp), with what they are in words.
+// Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no B point at
+// all (results before schema 1.1, or a run without the ladder) → the streaming kernels as a lower
+// bound; no peak point → the ladder's compute-bound rungs observe P.
+struct GroupObservations {
+  Observations roof;              // P and B
+  std::vector<Observation> read;  // B_read
+  // The points behind roof.graded and roof.bandwidth, in the same order (to name the ones the
+  // fit used).
+  std::vector<const Point*> graded_points, direct_points;
+  std::string bandwidth_from, peak_from, read_from;
+  std::vector<std::string> caveats;
+  double dram_working_set = 0;
+};
+GroupObservations observations_for(const Results& r, const std::string& space,
+                                   const std::string& dtype);
 
 // Every space × dtype in order of first appearance; a group that cannot be fitted says why.
 std::vector<GroupFit> fit_results(const Results& r, int replicates = 1000,

@@ -4,73 +4,52 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
-#include <optional>
 #include <random>
-#include <thread>
 
 #include "fit/robust_location.hpp"
 
 namespace ridgeline {
+
+double Observation::rate() const { return count / median(samples); }
+
 namespace {
 
-// Second-largest (the largest with fewer than 5 values): a start that one fast glitch cannot set.
-// One pass over both kinds, no copy: this runs once per bootstrap replicate.
-class UpperStart {
- public:
-  void add(double v) {
-    ++n_;
-    if (v > first_)
-      second_ = first_, first_ = v;
-    else if (v > second_)
-      second_ = v;
-  }
-  double value() const { return n_ >= 5 ? second_ : first_; }
-
- private:
-  std::size_t n_ = 0;
-  double first_ = -HUGE_VAL, second_ = -HUGE_VAL;
+// Rates of every observation, in the order of Observations' vectors: the medians of their
+// repetitions, or of one bootstrap redraw of them.
+struct Rates {
+  std::vector<double> graded, bandwidth, peak;
 };
 
-// The observations with their logarithms taken once: a bootstrap fits 1000 resamples, and with
-// 200k points taking logs (and sorting) in every iteration dominated the run time.
-struct Prepared {
-  std::vector<double> intensity, perf, bandwidth, peak;  // as in Observations
-  std::vector<double> log_b_graded;                      // log(perf / intensity)
-  std::vector<double> log_p_graded;                      // log(perf)
-  std::vector<double> log_bandwidth, log_peak;
-  std::size_t size() const { return perf.size() + bandwidth.size() + peak.size(); }
-};
-
-Prepared prepare(const Observations& obs) {
-  Prepared p{obs.intensity, obs.perf, obs.bandwidth, obs.peak, {}, {}, {}, {}};
-  for (std::size_t i = 0; i < obs.perf.size(); ++i) {
-    p.log_b_graded.push_back(std::log(obs.perf[i] / obs.intensity[i]));
-    p.log_p_graded.push_back(std::log(obs.perf[i]));
-  }
-  for (double b : obs.bandwidth) p.log_bandwidth.push_back(std::log(b));
-  for (double v : obs.peak) p.log_peak.push_back(std::log(v));
-  for (const auto* logs : {&p.log_b_graded, &p.log_p_graded, &p.log_bandwidth, &p.log_peak})
-    for (double v : *logs)
-      if (!std::isfinite(v))
-        throw FitError("an observation is not a finite positive number (values out of range)");
-  return p;
+Rates median_rates(const Observations& obs) {
+  Rates r;
+  for (const auto& o : obs.graded) r.graded.push_back(o.rate());
+  for (const auto& o : obs.bandwidth) r.bandwidth.push_back(o.rate());
+  for (const auto& o : obs.peak) r.peak.push_back(o.rate());
+  return r;
 }
 
-// A resample: the observations at the given indices, kind by kind.
-Prepared gather(const Prepared& from, const std::vector<std::size_t>& graded,
-                const std::vector<std::size_t>& bw, const std::vector<std::size_t>& pk) {
-  Prepared p;
-  for (auto i : graded) {
-    p.intensity.push_back(from.intensity[i]);
-    p.perf.push_back(from.perf[i]);
-    p.log_b_graded.push_back(from.log_b_graded[i]);
-    p.log_p_graded.push_back(from.log_p_graded[i]);
-  }
-  for (auto i : bw)
-    p.bandwidth.push_back(from.bandwidth[i]), p.log_bandwidth.push_back(from.log_bandwidth[i]);
-  for (auto i : pk) p.peak.push_back(from.peak[i]), p.log_peak.push_back(from.log_peak[i]);
-  return p;
+// The rate of one block-bootstrap draw: the observation's repetitions redrawn with replacement.
+double redrawn_rate(const Observation& o, std::mt19937_64& rng) {
+  if (o.samples.size() < 2) return o.rate();
+  std::uniform_int_distribution<std::size_t> pick(0, o.samples.size() - 1);
+  std::vector<double> draw(o.samples.size());
+  for (auto& s : draw) s = o.samples[pick(rng)];
+  return o.count / median(std::move(draw));
+}
+
+Rates redrawn_rates(const Observations& obs, std::mt19937_64& rng) {
+  auto redraw = [&rng](const Observation& o) { return redrawn_rate(o, rng); };
+  Rates r;
+  for (const auto& o : obs.graded) r.graded.push_back(redraw(o));
+  for (const auto& o : obs.bandwidth) r.bandwidth.push_back(redraw(o));
+  for (const auto& o : obs.peak) r.peak.push_back(redraw(o));
+  return r;
+}
+
+// Second-largest (the largest with fewer than 5 values): a start that one fast glitch cannot set.
+double upper_start(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() >= 5 ? v[v.size() - 2] : v.back();
 }
 
 struct Split {
@@ -78,57 +57,66 @@ struct Split {
   int knee = 0;
 };
 
-Split split_at(const Prepared& obs, double ridge, double band) {
+Split split_at(const Observations& obs, const Rates& r, double ridge, double band) {
   Split s;
-  s.log_b = obs.log_bandwidth;
-  s.log_p = obs.log_peak;
-  for (std::size_t i = 0; i < obs.perf.size(); ++i) {
-    const double in = obs.intensity[i];
-    if (in * band <= ridge)
-      s.log_b.push_back(obs.log_b_graded[i]);
-    else if (in >= ridge * band)
-      s.log_p.push_back(obs.log_p_graded[i]);
-    else
+  for (double b : r.bandwidth) s.log_b.push_back(std::log(b));
+  for (double p : r.peak) s.log_p.push_back(std::log(p));
+  for (std::size_t i = 0; i < obs.graded.size(); ++i) {
+    const double in = obs.graded[i].intensity;
+    // A point that does not define the roof on its side of the ridge is simply not used.
+    if (in * band <= ridge) {
+      if (obs.graded[i].observes_bandwidth) s.log_b.push_back(std::log(r.graded[i] / in));
+    } else if (in >= ridge * band) {
+      if (obs.graded[i].observes_peak) s.log_p.push_back(std::log(r.graded[i]));
+    } else {
       ++s.knee;
+    }
   }
   return s;
 }
 
-// Extreme but finite inputs (1e299 FLOP/s over 1e-121 byte/s) overflow the ridge I* = P/B.
-void check_in_range(double ridge) {
-  if (!std::isnormal(ridge))
+// Extreme but finite inputs (1e299 FLOP/s over 1e-121 byte/s) overflow the ridge I* = P/B, and
+// a rate of 0 or infinity has no logarithm: both are out of range, not a fit.
+void check_in_range(double v) {
+  if (!std::isnormal(v))
     throw FitError("the fitted roofs are not finite positive numbers (values out of range)");
 }
 
-RoofEstimate fit_prepared(const Prepared& obs) {
+Interval range_of(const std::vector<double>& logs) {
+  const auto [lo, hi] = std::minmax_element(logs.begin(), logs.end());
+  return {std::exp(*lo), std::exp(*hi)};
+}
+
+RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
   if (obs.size() < static_cast<std::size_t>(kMinFitPoints))
     throw FitError(fmt::format("{} fittable point{}; a roofline fit needs at least {}", obs.size(),
                                obs.size() == 1 ? "" : "s", kMinFitPoints));
-  if (obs.bandwidth.empty() && obs.perf.empty())
-    throw FitError("bandwidth roof B cannot be fitted: no memory-bound point");
-  if (obs.peak.empty() && obs.perf.empty())
-    throw FitError("compute roof P cannot be fitted: no compute-bound point");
   // Start from the envelope (ERT's maxima), which lies above the roofs by the noise only.
-  UpperStart b_start, p_start;
-  for (double b : obs.bandwidth) b_start.add(b);
-  for (double p : obs.peak) p_start.add(p);
-  for (std::size_t i = 0; i < obs.perf.size(); ++i) {
-    b_start.add(obs.perf[i] / obs.intensity[i]);
-    p_start.add(obs.perf[i]);
+  std::vector<double> b_start = r.bandwidth, p_start = r.peak;
+  for (std::size_t i = 0; i < obs.graded.size(); ++i) {
+    if (obs.graded[i].observes_bandwidth) b_start.push_back(r.graded[i] / obs.graded[i].intensity);
+    if (obs.graded[i].observes_peak) p_start.push_back(r.graded[i]);
   }
-  double ridge = p_start.value() / b_start.value();
+  if (b_start.empty()) throw FitError("bandwidth roof B cannot be fitted: no memory-bound point");
+  if (p_start.empty()) throw FitError("compute roof P cannot be fitted: no compute-bound point");
+  for (const auto* v : {&b_start, &p_start})
+    for (double x : *v) check_in_range(x);
+  double ridge = upper_start(p_start) / upper_start(b_start);
   check_in_range(ridge);
 
   RoofEstimate est;
   for (int iter = 0; iter < 30; ++iter) {
-    // The widest knee band that leaves two observations per side; narrower only when needed,
-    // and never below a factor 2: a point at the ridge itself says nothing about either roof.
+    // The widest knee band that leaves two observations per side (one is enough where direct
+    // observations define the side); narrower only when needed, and never below a factor 2: a
+    // point at the ridge itself says nothing about either roof.
     Split s;
     double band = 0;
     for (double b : {8.0, 4.0, 2.0}) {
-      s = split_at(obs, ridge, b);
+      s = split_at(obs, r, ridge, b);
       band = b;
-      if (s.log_b.size() >= 2 && s.log_p.size() >= 2) break;
+      const bool b_enough = s.log_b.size() >= 2 || (!obs.bandwidth.empty() && !s.log_b.empty());
+      const bool p_enough = s.log_p.size() >= 2 || (!obs.peak.empty() && !s.log_p.empty());
+      if (b_enough && p_enough) break;
     }
     if (s.log_b.empty())
       throw FitError(fmt::format(
@@ -146,6 +134,8 @@ RoofEstimate fit_prepared(const Prepared& obs) {
     est.memory_points = static_cast<int>(s.log_b.size());
     est.compute_points = static_cast<int>(s.log_p.size());
     est.knee_points = s.knee;
+    est.bandwidth_spread = range_of(s.log_b);
+    est.peak_spread = range_of(s.log_p);
     const double next = est.roof.ridge_point();
     check_in_range(next);
     const bool settled = std::fabs(std::log(next / ridge)) < 1e-6;
@@ -155,85 +145,86 @@ RoofEstimate fit_prepared(const Prepared& obs) {
   return est;
 }
 
+bool has_repetitions(const std::vector<Observation>& v) {
+  return std::any_of(v.begin(), v.end(), [](const Observation& o) { return o.samples.size() > 1; });
+}
+
+// Percentile interval (2.5 %, 97.5 %) with linear interpolation; `fallback` when no replicate.
+Interval percentile_interval(std::vector<double> v, double fallback) {
+  if (v.empty()) return Interval{fallback, fallback};
+  std::sort(v.begin(), v.end());
+  auto at = [&v](double q) {
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(pos);
+    const auto hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+  };
+  return Interval{at(0.025), at(0.975)};
+}
+
+// The observations themselves resampled within each kind (only for data without repetitions).
+Observations resampled_points(const Observations& obs, std::mt19937_64& rng) {
+  auto resample = [&rng](const std::vector<Observation>& from, std::vector<Observation>& to) {
+    if (from.empty()) return;
+    std::uniform_int_distribution<std::size_t> pick(0, from.size() - 1);
+    for (std::size_t i = 0; i < from.size(); ++i) to.push_back(from[pick(rng)]);
+  };
+  Observations o;
+  resample(obs.graded, o.graded);
+  resample(obs.bandwidth, o.bandwidth);
+  resample(obs.peak, o.peak);
+  return o;
+}
+
 }  // namespace
 
-RoofEstimate fit_roofline(const Observations& obs) { return fit_prepared(prepare(obs)); }
+RoofEstimate fit_roofline(const Observations& obs) { return fit_rates(obs, median_rates(obs)); }
 
 RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates, std::uint64_t seed) {
   RoofFit fit;
-  const Prepared prepared = prepare(obs);
-  fit.estimate = fit_prepared(prepared);
+  fit.estimate = fit_roofline(obs);
+  const bool repetitions =
+      has_repetitions(obs.graded) || has_repetitions(obs.bandwidth) || has_repetitions(obs.peak);
+  fit.interval_method = repetitions ? "repetitions" : "points";
   std::mt19937_64 rng(seed);
-  auto resample = [&rng](std::size_t n_from, std::vector<std::size_t>& idx) {
-    idx.resize(n_from);
-    if (n_from == 0) return;
-    std::uniform_int_distribution<std::size_t> pick(0, n_from - 1);
-    for (auto& i : idx) i = pick(rng);
-  };
-  // Resamples are drawn in order from one generator (the same on every machine), then fitted in
-  // parallel when the data are large: with 200k points the fits are nearly all of the time.
-  const unsigned workers = obs.size() * std::size_t(std::max(replicates, 0)) < 2'000'000
-                               ? 1u
-                               : std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-  struct Draw {
-    std::vector<std::size_t> graded, bw, pk;
-    std::optional<Roof> roof;  // empty: one side of the resample was empty
-    std::exception_ptr error;  // anything else (out of memory), rethrown on this thread
-  };
-  std::vector<Draw> batch(workers * 4);
   std::vector<double> ps, bs, rs;
-  for (int first = 0; first < replicates; first += int(batch.size())) {
-    const std::size_t n = std::min(batch.size(), std::size_t(replicates - first));
-    // Resampling within each kind keeps every kind's count, as in the measurement design.
-    for (std::size_t j = 0; j < n; ++j) {
-      resample(obs.perf.size(), batch[j].graded);
-      resample(obs.bandwidth.size(), batch[j].bw);
-      resample(obs.peak.size(), batch[j].pk);
-    }
-    auto fit_some = [&](std::size_t from) {
-      for (std::size_t j = from; j < n; j += workers) {
-        try {
-          batch[j].roof =
-              fit_prepared(gather(prepared, batch[j].graded, batch[j].bw, batch[j].pk)).roof;
-        } catch (const FitError&) {
-          batch[j].roof.reset();
-        } catch (...) {
-          batch[j].error = std::current_exception();
-        }
-      }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned w = 1; w < workers; ++w) threads.emplace_back(fit_some, w);
-    fit_some(0);
-    for (auto& t : threads) t.join();
-    for (std::size_t j = 0; j < n; ++j) {
-      if (batch[j].error) std::rethrow_exception(batch[j].error);
-      if (!batch[j].roof) {
-        ++fit.failed_replicates;
-        continue;
-      }
-      const Roof& roof = *batch[j].roof;
+  for (int r = 0; r < replicates; ++r) {
+    try {
+      const Roof roof = repetitions ? fit_rates(obs, redrawn_rates(obs, rng)).roof
+                                    : fit_roofline(resampled_points(obs, rng)).roof;
       fit.replicates.push_back(roof);
       ps.push_back(roof.peak_flops);
       bs.push_back(roof.bandwidth);
       rs.push_back(roof.ridge_point());
+    } catch (const FitError&) {
+      ++fit.failed_replicates;
     }
   }
-  auto interval = [](std::vector<double> v, double fallback) {
-    if (v.empty()) return Interval{fallback, fallback};
-    std::sort(v.begin(), v.end());
-    auto at = [&v](double q) {
-      const double pos = q * static_cast<double>(v.size() - 1);
-      const auto lo = static_cast<std::size_t>(pos);
-      const auto hi = std::min(lo + 1, v.size() - 1);
-      return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-    };
-    return Interval{at(0.025), at(0.975)};
-  };
-  fit.peak_ci = interval(ps, fit.estimate.roof.peak_flops);
-  fit.bandwidth_ci = interval(bs, fit.estimate.roof.bandwidth);
-  fit.ridge_ci = interval(rs, fit.estimate.roof.ridge_point());
+  fit.peak_ci = percentile_interval(ps, fit.estimate.roof.peak_flops);
+  fit.bandwidth_ci = percentile_interval(bs, fit.estimate.roof.bandwidth);
+  fit.ridge_ci = percentile_interval(rs, fit.estimate.roof.ridge_point());
   return fit;
+}
+
+LevelFit fit_level(const std::vector<Observation>& obs, int replicates, std::uint64_t seed) {
+  if (obs.empty()) throw FitError("no observation of this roof");
+  std::vector<double> logs;
+  for (const auto& o : obs) logs.push_back(std::log(o.rate()));
+  LevelFit f;
+  f.value = std::exp(tukey_biweight_location(logs));
+  f.spread = range_of(logs);
+  f.points = static_cast<int>(obs.size());
+  std::mt19937_64 rng(seed);
+  const bool repetitions = has_repetitions(obs);
+  std::vector<double> values, draw(obs.size());
+  for (int r = 0; r < replicates; ++r) {
+    std::uniform_int_distribution<std::size_t> pick(0, obs.size() - 1);
+    for (std::size_t i = 0; i < obs.size(); ++i)
+      draw[i] = repetitions ? std::log(redrawn_rate(obs[i], rng)) : logs[pick(rng)];
+    values.push_back(std::exp(tukey_biweight_location(draw)));
+  }
+  f.ci = percentile_interval(values, f.value);
+  return f;
 }
 
 }  // namespace ridgeline

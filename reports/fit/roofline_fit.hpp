@@ -1,13 +1,20 @@
 #pragma once
-// Robust fit of the roofline min(P, I·B) to measured points, with bootstrap intervals.
+// Robust fit of the roofline min(P, I·B) to measured points, with intervals from repetitions.
 //
-// Method (also printed in the report): in log space every point left of the ridge I* = P/B is an
-// observation of log B (log perf − log I) and every point right of it one of log P. Points
+// Method (also printed in the report): in log space every graded point left of the ridge
+// I* = P/B is an observation of log B (log perf − log I) and every point right of it one of
+// log P, unless it may only observe one roof (a ladder rung whose compute side is not P). Points
 // within a factor `band` of the current ridge (the rounded knee) are left out; B and P are
-// Tukey-biweight locations of their sides (slow runs get weight zero), and the ridge is
-// re-estimated until it settles. Pure-bandwidth probes (copy, fill, …) add direct observations
-// of B, pure-compute probes direct observations of P. Intervals: percentile bootstrap over the
-// observations (resampled within each kind), fixed seed.
+// Tukey-biweight locations of their sides (slow points get weight zero), and the ridge is
+// re-estimated until it settles. Pure-bandwidth observations (no FLOPs) observe B directly,
+// register-only peaks observe P directly.
+//
+// Intervals: a block bootstrap over repetitions. Every observation carries its repetitions (one
+// timed block of consecutive calls each); a replicate redraws each observation's repetitions with
+// replacement, takes their median and refits. The interval is then run-to-run uncertainty of the
+// roof given its defining points. The spread between those points (different kernels give
+// different B) is reported apart, as the range of their per-point values. Observations without
+// repetitions (a CSV of rates) fall back to resampling the observations themselves.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -23,15 +30,25 @@ class FitError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One measured point as the fit sees it: `count` FLOPs (graded, peak) or bytes (bandwidth) per
+// call, and the seconds per call of each repetition.
+struct Observation {
+  double intensity = 0;  // FLOP/byte, graded observations only
+  double count = 0;
+  std::vector<double> samples;
+  bool observes_peak = true;       // graded: may observe P when right of the ridge
+  bool observes_bandwidth = true;  // graded: may observe B when left of it
+  double rate() const;             // count / median(samples)
+};
+
 struct Observations {
-  std::vector<double> intensity;  // graded points: FLOP/byte …
-  std::vector<double> perf;       // … and FLOP/s
-  std::vector<double> bandwidth;  // direct observations of B (byte/s)
-  std::vector<double> peak;       // direct observations of P (FLOP/s)
-  std::size_t size() const { return perf.size() + bandwidth.size() + peak.size(); }
-  void add_point(double i, double flops_per_s) {
-    intensity.push_back(i);
-    perf.push_back(flops_per_s);
+  std::vector<Observation> graded;     // FLOP/s at an intensity
+  std::vector<Observation> bandwidth;  // direct observations of B (byte/s)
+  std::vector<Observation> peak;       // direct observations of P (FLOP/s)
+  std::size_t size() const { return graded.size() + bandwidth.size() + peak.size(); }
+  // A point known only by its rate (no repetitions), e.g. from a CSV file.
+  void add_point(double intensity, double flops_per_s) {
+    graded.push_back({intensity, flops_per_s, {1.0}, true});
   }
 };
 
@@ -46,11 +63,15 @@ struct RoofEstimate {
   int memory_points = 0;  // observations that fed B (graded + direct)
   int compute_points = 0;
   int knee_points = 0;
+  // Per-point values of the observations that fed each roof: their range is the spread across
+  // probes, which the repetition intervals do not contain.
+  Interval bandwidth_spread, peak_spread;
 };
 
 struct RoofFit {
   RoofEstimate estimate;
   Interval peak_ci, bandwidth_ci, ridge_ci;
+  std::string interval_method;   // "repetitions" or "points" (no repetitions to resample)
   std::vector<Roof> replicates;  // bootstrap roofs (for compare's significance test)
   int failed_replicates = 0;     // resamples with one side empty, left out of the intervals
 };
@@ -63,5 +84,15 @@ RoofEstimate fit_roofline(const Observations& obs);
 
 RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates = 1000,
                                     std::uint64_t seed = kBootstrapSeed);
+
+// A single roof from direct observations only (B_read from read-only kernels): the Tukey location
+// of the per-point values, with the same repetition bootstrap. Throws FitError when `obs` is empty.
+struct LevelFit {
+  double value = 0;
+  Interval ci, spread;
+  int points = 0;
+};
+LevelFit fit_level(const std::vector<Observation>& obs, int replicates = 1000,
+                   std::uint64_t seed = kBootstrapSeed);
 
 }  // namespace ridgeline

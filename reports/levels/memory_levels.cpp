@@ -7,17 +7,10 @@
 #include "fit/robust_location.hpp"
 
 namespace ridgeline {
-namespace {
 
-struct Capacity {
-  std::string name;
-  double bytes;
-};
-
-// What each level holds for the whole space: a per-core cache serves every thread that shares
-// none of it, so a host space with 2 threads has twice the L1 of one core.
-std::vector<Capacity> capacities(const Results& r, const SpaceInfo* space) {
-  std::vector<Capacity> out;
+std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string& space_name) {
+  std::vector<CacheCapacity> out;
+  const SpaceInfo* space = r.find_space(space_name);
   if (space && space->device) {
     if (space->device->l2_bytes > 0) out.push_back({"L2", space->device->l2_bytes});
     return out;
@@ -32,11 +25,15 @@ std::vector<Capacity> capacities(const Results& r, const SpaceInfo* space) {
     out.push_back({name, c.size_bytes * copies});
   }
   std::sort(out.begin(), out.end(),
-            [](const Capacity& a, const Capacity& b) { return a.bytes < b.bytes; });
+            [](const CacheCapacity& a, const CacheCapacity& b) { return a.bytes < b.bytes; });
   return out;
 }
 
-}  // namespace
+std::string cache_level_holding(const Results& r, const std::string& space, double working_set) {
+  for (const auto& c : cache_capacities(r, space))
+    if (working_set <= c.bytes) return c.name;
+  return {};
+}
 
 std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& y) {
   // The optimal partition is quadratic in the points. A profile's sweep has a few hundred; a
@@ -87,9 +84,10 @@ std::vector<Segment> find_plateaus(const std::vector<double>& y) {
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,
                                              const std::string& dtype) {
   std::vector<LevelSweep> out;
-  const auto caps = capacities(r, r.find_space(space));
+  const auto caps = cache_capacities(r, space);
   const bool device = r.find_space(space) && r.find_space(space)->device;
-  for (const char* probe : {"cache_read", "cache_triad"}) {
+  // cache_update first: its plateaus are the roofs per level (counted bytes are moved bytes).
+  for (const char* probe : {"cache_update", "cache_read", "cache_triad"}) {
     std::vector<SweepPoint> pts;
     for (const auto& p : r.points)
       if (p.probe == probe && p.space == space && p.dtype == dtype && p.fittable() &&
@@ -112,8 +110,9 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
           tukey_biweight_location({y.begin() + long(seg.begin), y.begin() + long(seg.end)}));
       // Named by where the plateau's typical working set fits.
       const double typical = pts[(seg.begin + seg.end - 1) / 2].working_set_bytes;
-      const auto fit = std::find_if(caps.begin(), caps.end(),
-                                    [typical](const Capacity& c) { return typical <= c.bytes; });
+      const auto fit = std::find_if(caps.begin(), caps.end(), [typical](const CacheCapacity& c) {
+        return typical <= c.bytes;
+      });
       if (fit != caps.end())
         lvl.name = fit->name;
       else if (!caps.empty())

@@ -35,9 +35,21 @@ struct MemoryLevel {
 };
 
 struct LevelSweep {
-  std::string probe;  // cache_read, cache_triad
+  std::string probe;  // cache_update, cache_read, cache_triad
   std::vector<MemoryLevel> levels;
 };
+
+// What each cache level holds for the whole space, smallest first: a per-core cache serves every
+// thread that shares none of it, so a host space with 2 threads has twice the L1 of one core. A
+// GPU space has its L2. Named L1, L2, L3 (LLC) …
+struct CacheCapacity {
+  std::string name;
+  double bytes;
+};
+std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string& space);
+
+// The name of the smallest level that holds `working_set`, or empty when none does.
+std::string cache_level_holding(const Results& r, const std::string& space, double working_set);
 
 // One sweep per cache probe of this space × dtype (verified, measured points only).
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,

@@ -1,6 +1,8 @@
 #pragma once
 // Text from input files (point names, labels, reasons, host names) placed into markdown. Reports
 // end up in CI job summaries, so no input may add a line, a heading, a table column or raw HTML.
+#include <fmt/format.h>
+
 #include <string>
 
 namespace ridgeline {
@@ -17,5 +19,7 @@ std::string md_code(const std::string& s);
 
 // Text inside HTML elements (<summary>, <code>): &, <, >, " and ' become entities.
 std::string html_text(const std::string& s);
+
+inline std::string pct(double v) { return fmt::format("{:.1f} %", 100 * v); }
 
 }  // namespace ridgeline

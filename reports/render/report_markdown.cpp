@@ -6,7 +6,9 @@
 #include <map>
 #include <set>
 
+#include "fit/roof_roles.hpp"
 #include "render/markdown_text.hpp"
+#include "render/roof_tables.hpp"
 #include "render/units.hpp"
 
 namespace ridgeline {
@@ -24,8 +26,6 @@ std::string cell_at(const Roof& roof, double i) {
   return fmt::format("{} ({})", format_flops(roof.attainable(i)),
                      roof.memory_bound(i) ? "memory-bound" : "compute-bound");
 }
-
-std::string pct(double v) { return fmt::format("{:.1f} %", 100 * v); }
 
 std::string opt_rate(const std::optional<double>& v, bool flops) {
   if (!v) return "–";
@@ -45,9 +45,9 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
              const std::vector<MachineProfile>& profiles) {
   md += "## Summary\n\n";
   md +=
-      "| file | space | dtype | P (95 % CI) | B (95 % CI) | I* FLOP/byte (95 % CI) | P % of spec "
-      "| B % of spec | at I = 1 (decode-like) | at I = 1000 (prefill-like) |\n";
-  md += "|---|---|---|---|---|---|---|---|---|---|\n";
+      "| file | space | dtype | P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) "
+      "| P % of spec | B % of spec | at I = 1 (decode-like) | at I = 1000 (prefill-like) |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::string notes, specs;
   std::map<std::string, bool> spec_listed;
   for (const auto& f : files) {
@@ -86,10 +86,11 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
         }
       }
       md += fmt::format(
-          "| {} | {} | {} | {} {} | {} {} | {:.3g} {} | {} | {} | {} | {} |\n", md_text(f.label),
-          md_text(gf.space), md_text(gf.dtype), format_flops(r.peak_flops),
+          "| {} | {} | {} | {} {} | {} {} | {} | {:.3g} {} | {} | {} | {} | {} |\n",
+          md_text(f.label), md_text(gf.space), md_text(gf.dtype), format_flops(r.peak_flops),
           format_flops_ci(gf.fit->peak_ci, r.peak_flops), format_bytes_per_s(r.bandwidth),
-          format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth), r.ridge_point(),
+          format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth),
+          gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–", r.ridge_point(),
           format_intensity_ci(gf.fit->ridge_ci), p_spec, b_spec, cell_at(r, 1), cell_at(r, 1000));
     }
   }
@@ -148,52 +149,30 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
   std::string rows;
   for (const auto& f : files)
     for (const auto& g : f.groups)
-      for (const auto& sweep : g.levels)
+      for (const auto& sweep : g.levels) {
+        Point probe;
+        probe.probe = sweep.probe;
+        probe.family = "cache";
+        const std::string bytes =
+            md_text(bytes_convention(probe, is_device_space(f.results, g.fit.space)));
         for (const auto& l : sweep.levels)
-          rows += fmt::format("| {} | {} | {} | {} | {} | {} – {} | {} | {} |\n", md_text(f.label),
-                              md_text(g.fit.space), md_text(g.fit.dtype), sweep.probe,
-                              md_text(l.name), format_size_bytes(l.min_working_set),
+          rows += fmt::format("| {} | {} | {} | {} | {} | {} – {} | {} | {} | {} |\n",
+                              md_text(f.label), md_text(g.fit.space), md_text(g.fit.dtype),
+                              sweep.probe, md_text(l.name), format_size_bytes(l.min_working_set),
                               format_size_bytes(l.max_working_set), l.points,
-                              format_bytes_per_s(l.bandwidth));
+                              format_bytes_per_s(l.bandwidth), bytes);
+      }
   md += "## Memory levels\n\n";
   if (rows.empty()) {
-    md += "No cache sweep (`cache_read`, `cache_triad`) was measured.\n\n";
+    md += "No cache sweep (`cache_update`, `cache_read`, `cache_triad`) was measured.\n\n";
     return;
   }
   md +=
-      "Plateaus found in the cache sweep, named by the cache sizes in the context.\n\n"
-      "| file | space | dtype | probe | level | working sets | points | B |\n"
-      "|---|---|---|---|---|---|---|---|\n" +
-      rows + "\n";
-}
-
-void library_roofs(std::string& md, const std::vector<FileAnalysis>& files) {
-  std::string rows;
-  for (const auto& f : files)
-    for (const auto& p : f.results.points) {
-      if (p.family != "library" || !p.measured()) continue;
-      const GroupAnalysis* g = f.find(p.space, p.dtype);
-      std::string ours = "–";
-      if (g && g->fit.fit) {
-        const Roof& r = g->fit.fit->estimate.roof;
-        if (p.intensity && p.flops_per_s)
-          ours = fmt::format("{} of {} attainable at I = {:.3g}",
-                             pct(*p.flops_per_s / r.attainable(*p.intensity)),
-                             format_flops(r.attainable(*p.intensity)), *p.intensity);
-        else if (p.bytes_per_s)
-          ours = fmt::format("{} of B = {}", pct(*p.bytes_per_s / r.bandwidth),
-                             format_bytes_per_s(r.bandwidth));
-      }
-      rows += fmt::format("| {} | {} | {} | {} | {} | {} |\n", md_text(f.label), md_code(p.name),
-                          opt_rate(p.flops_per_s, true), opt_rate(p.bytes_per_s, false),
-                          p.verified ? "yes" : "**no**", ours);
-    }
-  if (rows.empty()) return;
-  md +=
-      "## Library roofs\n\nLibrary calls (Kokkos Kernels, `deep_copy`) beside our fitted roofs; "
-      "they are references and are not fitted.\n\n"
-      "| file | point | FLOP/s | byte/s | verified | against our roof |\n"
-      "|---|---|---|---|---|---|\n" +
+      "Plateaus found in the cache sweep, named by the cache sizes in the context. The in-place "
+      "`cache_update` counts the bytes it moves: its plateaus are B per memory level; the others "
+      "are ceilings.\n\n"
+      "| file | space | dtype | probe | level | working sets | points | B | bytes counted |\n"
+      "|---|---|---|---|---|---|---|---|---|\n" +
       rows + "\n";
 }
 
@@ -257,15 +236,24 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
   md +=
       "- Timing: Google Benchmark with manual time; the execution space is fenced before and after "
       "each timed kernel call; one sample per repetition; rates use the median sample.\n"
-      "- Fit: in log space, points left of the ridge I* = P/B observe log B (log FLOP/s − log I), "
-      "points right of it observe log P; points within a factor 8 of the current ridge (4 or 2 "
-      "when a side would keep fewer than two points) are the rounded knee and are left out. B and "
-      "P are Tukey-biweight locations (MAD scale, c = 4.685) of their sides, so slow runs get "
-      "weight zero, and the ridge is re-estimated until it settles. Copy and fill (no FLOPs) add "
-      "direct observations of B through byte/s; the `peak` probe adds direct observations of P. "
-      "Intervals: 95 % percentile bootstrap, 1000 resamples of the observations within each "
-      "kind, fixed seed (the report is deterministic). Library, unverified and skipped points are "
-      "never fitted.\n"
+      "- Roofs: B is defined only by points whose counted bytes are moved bytes and whose "
+      "working set is DRAM-sized (at least 4x the last-level cache of the whole machine, every "
+      "copy; 4x the L2 on a GPU): the in-place FMA ladder (load, K FMAs, store back to the same "
+      "element), and on GPU spaces the streaming kernels too. On hosts the read-only kernels "
+      "(read, dot) define a second roof, B_read. P is defined by the register-only `peak` probe. "
+      "Every other kernel, and every library call, is a named ceiling.\n"
+      "- Fit: in log space, defining points left of the ridge I* = P/B observe log B (log FLOP/s "
+      "− log I); points within a factor 8 of the current ridge (4 or 2 when a side would keep "
+      "fewer than two points) are the rounded knee and are left out. B and P are Tukey-biweight "
+      "locations (MAD scale, c = 4.685) of their points, so slow points get weight zero, and the "
+      "ridge is re-estimated until it settles. Intervals: 95 % percentile block bootstrap over "
+      "repetitions, 1000 replicates: each replicate redraws every defining point's repetitions "
+      "with replacement and refits, fixed seed (the report is deterministic). The spread across "
+      "probes is the range of the defining points' own values, reported apart. Library, "
+      "unverified and skipped points are never fitted.\n"
+      "- Points above their roof: every verified point more than 5 % above min(P, I·B) of its "
+      "space × dtype (byte/s against B for points without FLOPs) is listed; a working set that a "
+      "cache holds is the known reason, anything else should not happen.\n"
       "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
       "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
       "points per plateau); each plateau is named by the smallest cache (size × copies across the "
@@ -311,8 +299,9 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   for (const auto& c : charts)
     md += fmt::format("![roofline of {0}]({1})\n\n", md_text(c.host), c.file);
   comparison(md, files);
+  roofs_and_ceilings(md, files);
+  points_above_roofs(md, files);
   memory_levels(md, files);
-  library_roofs(md, files);
   per_probe(md, files);
   not_fitted(md, files);
   methods(md, files);

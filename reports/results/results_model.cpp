@@ -87,6 +87,7 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
   p.space = r.str("space", true);
   p.dtype = r.str("dtype", true);
   p.skipped_reason = r.str("skipped_reason", false);
+  if (j.contains("params") && j["params"].is_object()) p.params = j["params"];
   p.working_set_bytes = r.number("working_set_bytes", false).value_or(0);
   p.flops = r.number("flops", false).value_or(0);
   p.bytes = r.number("bytes", false).value_or(0);
@@ -118,6 +119,11 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
 }
 
 }  // namespace
+
+std::string Point::param(const std::string& key) const {
+  const auto it = params.find(key);
+  return it != params.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 const SpaceInfo* Results::find_space(const std::string& name) const {
   for (const auto& s : spaces)
@@ -197,6 +203,7 @@ Results parse_results(const std::string& text, const std::string& file) {
         info.type = c.str("type", false);
         info.size_bytes = c.number("size_bytes", true).value_or(0);
         info.shared_by_threads = std::max(1, to_count(c.number("shared_by_threads", true), 1));
+        info.instances = to_count(c.number("instances", false), 0);
         if (info.level > 0 && info.size_bytes > 0 && info.type != "instruction")
           res.caches.push_back(info);
       }

@@ -14,6 +14,7 @@ struct CacheInfo {
   std::string type;
   double size_bytes = 0;
   int shared_by_threads = 1;
+  int instances = 0;  // copies in the machine; 0 when the file does not say (schema < 1.1)
 };
 
 struct DeviceInfo {
@@ -40,9 +41,12 @@ struct Point {
   bool verified = false;
   std::string verify_error;
   std::string skipped_reason;
+  nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
 
+  // A string parameter ("form", "blas", …), empty when absent or not a string.
+  std::string param(const std::string& key) const;
   bool measured() const { return skipped_reason.empty(); }
-  // Library points are references; unverified or skipped points are never fitted.
+  // Library points are ceilings; unverified or skipped points are never fitted.
   bool fittable() const { return measured() && verified && family != "library"; }
 };
 

@@ -1,9 +1,15 @@
 // An independent reference for ridgeline's host probes: hand-written AVX-512 intrinsics and
-// OpenMP, no Kokkos. Prints one line per kernel: "<kernel> <value> <unit>" (median of the runs).
+// OpenMP, no Kokkos. Prints one line per kernel, "<kernel> <median> <best> <unit>", the median
+// and the best of the timed runs (compare like with like: median with median, best with best).
 //   peak_fp64 / peak_fp32: 16 independent zmm FMA chains per thread, register-only
-//   triad_fp64: a[i] = b[i] + q*c[i], 24 bytes per element counted (no write-allocate)
-//   read_fp64:  sum of r[i] with 8 accumulators, 8 bytes per element; r has 3n elements, the same
-//               working set as triad's three arrays (and as ridgeline's read in the bench profile)
+//   update_inplace: x[i] = x[i]*a + b over one array, in place (ERT's kernel): 16 bytes per
+//                   element, read and written back, so counted bytes are moved bytes
+//   triad_nt:       a[i] = b[i] + q*c[i] with non-temporal stores: 24 bytes per element, no
+//                   write-allocate
+//   triad:          the same with plain stores (STREAM's convention: 24 counted, 32 moved)
+//   read4:          sum of r[i] with 4 accumulators: 8 bytes per element
+// Working sets: argv[1] bytes for each kernel, split like ridgeline's probes (one array for update
+// and read, three for the triads).
 // Build: g++ -O3 -march=native -fopenmp avx512_reference.cpp -o avx512_reference
 #include <immintrin.h>
 #include <omp.h>
@@ -20,8 +26,12 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+struct Times {
+  double median, best;
+};
+
 template <class F>
-double median_seconds(F&& f, int runs) {
+Times time_runs(F&& f, int runs) {
   std::vector<double> t;
   f();  // warm-up
   for (int r = 0; r < runs; ++r) {
@@ -30,10 +40,18 @@ double median_seconds(F&& f, int runs) {
     t.push_back(now() - t0);
   }
   std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return {t[t.size() / 2], t.front()};
+}
+
+void print(const char* kernel, double amount, Times t, const char* unit) {
+  std::printf("%s %.4g %.4g %s\n", kernel, amount / t.median / 1e9, amount / t.best / 1e9, unit);
 }
 
 volatile double sink;
+
+double* array(long n) {
+  return static_cast<double*>(std::aligned_alloc(64, ((n * sizeof(double) + 63) / 64) * 64));
+}
 
 double peak_fp64(long steps) {
   double total = 0;
@@ -66,61 +84,103 @@ float peak_fp32(long steps) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long n = argc > 1 ? std::atol(argv[1]) : (1L << 25);  // elements per array
+  const long bytes = argc > 1 ? std::atol(argv[1]) : (1L << 30);
   const int runs = argc > 2 ? std::atoi(argv[2]) : 10;
   const int threads = omp_get_max_threads();
   const long steps = 1L << 22;
 
-  double t = median_seconds([&] { sink = peak_fp64(steps); }, runs);
-  std::printf("peak_fp64 %.4g GFLOP/s\n", threads * steps * 16.0 * 8 * 2 / t / 1e9);
-  t = median_seconds([&] { sink = peak_fp32(steps); }, runs);
-  std::printf("peak_fp32 %.4g GFLOP/s\n", threads * steps * 16.0 * 16 * 2 / t / 1e9);
+  Times t = time_runs([&] { sink = peak_fp64(steps); }, runs);
+  print("peak_fp64", threads * steps * 16.0 * 8 * 2, t, "GFLOP/s");
+  t = time_runs([&] { sink = peak_fp32(steps); }, runs);
+  print("peak_fp32", threads * steps * 16.0 * 16 * 2, t, "GFLOP/s");
 
-  double* a = static_cast<double*>(std::aligned_alloc(64, n * sizeof(double)));
-  double* b = static_cast<double*>(std::aligned_alloc(64, n * sizeof(double)));
-  double* c = static_cast<double*>(std::aligned_alloc(64, n * sizeof(double)));
+  // In place: one array; each thread updates its contiguous share (first touch the same way).
+  const long n = bytes / 8 / 64 * 64;
+  double* x = array(n);
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) {
-    a[i] = 0;
-    b[i] = 1.0 + (i % 7) * 0.125;
-    c[i] = 2.0;
-  }
-  const __m512d q = _mm512_set1_pd(0.375);
-  t = median_seconds(
-      [&] {
-#pragma omp parallel for schedule(static)
-        for (long i = 0; i < n; i += 8)
-          _mm512_store_pd(a + i, _mm512_fmadd_pd(q, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+  for (long i = 0; i < n; ++i) x[i] = 1.0 + (i % 7) * 0.125;
+  // Pointers and constants are locals of each thread: stores through the arrays cannot alias
+  // them, so the loops do not reload them per line (shared captures made them do so).
+  t = time_runs(
+      [x, n] {
+#pragma omp parallel
+        {
+          double* const p = x;
+          const __m512d a = _mm512_set1_pd(1.0 - 1.0 / 65536), b = _mm512_set1_pd(1.0 / 65536);
+#pragma omp for schedule(static)
+          for (long i = 0; i < n; i += 8)
+            _mm512_store_pd(p + i, _mm512_fmadd_pd(_mm512_load_pd(p + i), a, b));
+        }
       },
       runs);
-  std::printf("triad_fp64 %.4g GB/s\n", 24.0 * n / t / 1e9);
-  std::free(a);
-  std::free(c);
-  const long rn = 3 * n;
-  double* r = static_cast<double*>(std::aligned_alloc(64, rn * sizeof(double)));
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < rn; ++i) r[i] = 1.0 + (i % 7) * 0.125;
-  std::free(b);
-  t = median_seconds(
+  print("update_inplace", 16.0 * n, t, "GB/s");
+
+  // Read with 4 accumulators, over the same one-array working set.
+  t = time_runs(
       [&] {
         double s = 0;
 #pragma omp parallel reduction(+ : s)
         {
-          // Each thread sums its contiguous share with 8 independent accumulators.
-          const long per = rn / omp_get_num_threads() / 64 * 64;
+          const long per = n / omp_get_num_threads() / 32 * 32;
           const long begin = per * omp_get_thread_num();
-          __m512d acc[8];
-          for (int k = 0; k < 8; ++k) acc[k] = _mm512_setzero_pd();
-          for (long i = begin; i < begin + per; i += 64)
-            for (int k = 0; k < 8; ++k)
-              acc[k] = _mm512_add_pd(acc[k], _mm512_load_pd(r + i + 8 * k));
-          for (int k = 1; k < 8; ++k) acc[0] = _mm512_add_pd(acc[0], acc[k]);
+          __m512d acc[4];
+          for (int k = 0; k < 4; ++k) acc[k] = _mm512_setzero_pd();
+          for (long i = begin; i < begin + per; i += 32)
+            for (int k = 0; k < 4; ++k)
+              acc[k] = _mm512_add_pd(acc[k], _mm512_load_pd(x + i + 8 * k));
+          for (int k = 1; k < 4; ++k) acc[0] = _mm512_add_pd(acc[0], acc[k]);
           s += _mm512_reduce_add_pd(acc[0]);
         }
         sink = s;
       },
       runs);
-  std::printf("read_fp64 %.4g GB/s\n", 8.0 * rn / t / 1e9);
-  std::free(r);
+  print("read4", 8.0 * (n / threads / 32 * 32 * threads), t, "GB/s");
+  std::free(x);
+
+  // Triads over three arrays that together make the working set.
+  const long m = bytes / 24 / 64 * 64;
+  double* ta = array(m);
+  double* tb = array(m);
+  double* tc = array(m);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < m; ++i) {
+    ta[i] = 0;
+    tb[i] = 1.0 + (i % 7) * 0.125;
+    tc[i] = 2.0;
+  }
+  t = time_runs(
+      [ta, tb, tc, m] {
+#pragma omp parallel
+        {
+          double* const a = ta;
+          const double *const b = tb, *const c = tc;
+          const __m512d q = _mm512_set1_pd(0.375);
+#pragma omp for schedule(static) nowait
+          for (long i = 0; i < m; i += 8)
+            _mm512_stream_pd(a + i,
+                             _mm512_fmadd_pd(q, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+          _mm_sfence();  // each thread's streaming stores complete before the call ends
+        }
+      },
+      runs);
+  print("triad_nt", 24.0 * m, t, "GB/s");
+  t = time_runs(
+      [ta, tb, tc, m] {
+#pragma omp parallel
+        {
+          double* const a = ta;
+          const double *const b = tb, *const c = tc;
+          const __m512d q = _mm512_set1_pd(0.375);
+#pragma omp for schedule(static)
+          for (long i = 0; i < m; i += 8)
+            _mm512_store_pd(a + i,
+                            _mm512_fmadd_pd(q, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+        }
+      },
+      runs);
+  print("triad", 24.0 * m, t, "GB/s");
+  std::free(ta);
+  std::free(tb);
+  std::free(tc);
   return 0;
 }

@@ -2,7 +2,13 @@
 """Writes the synthetic results fixtures in this folder (deterministic; rerun after changing it).
 
 Truth: a rounded roofline perf = (P^-3 + (I*B)^-3)^(-1/3), 3 % multiplicative noise per sample,
-and now and then a slow sample (x1.3), as on a shared machine.
+and now and then a slow sample (x1.3), as on a shared machine. Bytes as a write-allocate CPU
+moves them: the in-place ladder reaches B, read-only kernels READ_SHARE of it (B_read), and
+kernels that store to lines they never read count only part of what they move (copy 2/3, triad
+3/4). GPU kernels move what they count.
+
+cpu_run_schema_1_0.json is kept from before schema 1.1 (two-array ladder, no cache instances): it
+is not rewritten here.
 """
 import json
 import random
@@ -44,22 +50,36 @@ def skipped(name, probe, family, space, dtype, reason):
             "skipped_reason": reason}
 
 
-def dtype_points(rng, reps, space, dtype, p, b, slow=1.0, levels=None, lib=None):
+READ_SHARE = 0.55   # read-only traffic reaches this share of B on the development VM
+CPU_DRAM_BYTES = 128 << 20  # 4 x the 32 MiB last-level cache of the CPU fixtures
+GPU_DRAM_BYTES = 256 << 20  # above 4 x the 50 MiB L2 of the GPU fixture
+
+
+def dtype_points(rng, reps, space, dtype, p, b, slow=1.0, levels=None, lib=None, device=False):
     s = SIZE[dtype]
+    DRAM_BYTES = GPU_DRAM_BYTES if device else CPU_DRAM_BYTES
     pts = []
-    n = 1 << 24
-    for probe, f, w in [("copy", 0, 2), ("triad", 2, 3), ("read", 1, 1)]:
+    # (probe, FLOPs per element, arrays counted, counted share of the moved bytes on a CPU)
+    streams = [("copy", 0, 2, 2 / 3), ("triad", 2, 3, 3 / 4), ("dot", 2, 2, READ_SHARE),
+               ("read", 1, 1, READ_SHARE)]
+    for probe, f, w, share in streams:
+        n = DRAM_BYTES // (w * s)
         byts = w * s * n
+        rate = b if device else b * share
         pts.append(point(rng, reps, f"{probe}/{space}/{dtype}/n:{n}", probe, "bandwidth", space,
-                         dtype, byts, n, f * n, byts, byts / b * slow, {}))
+                         dtype, byts, n, f * n, byts, byts / rate * slow, {}))
     for e in range(14):
         k = 1 << e
+        # In place on a host: one array, DRAM-sized below 1 FLOP/byte, budget-sized above.
+        arrays = 2 if device else 1
+        n = DRAM_BYTES // (arrays * s) if k < s else min(DRAM_BYTES // (arrays * s), (1 << 27) // k)
         flops, byts = 2 * k * n, 2 * s * n
         i = flops / byts
         perf = roof(p, b, i)
         t = flops / perf * (slow if i * b < p else 1.0)
+        params = {"k": k} if device else {"k": k, "form": "in_place"}
         pts.append(point(rng, reps, f"fma/{space}/{dtype}/k:{k}", "fma", "fma", space, dtype,
-                         byts, n, flops, byts, t, {"k": k}))
+                         arrays * s * n, n, flops, byts, t, params))
     for k in (256, 1024):
         flops = 2 * k * n
         pts.append(point(rng, reps, f"peak/{space}/{dtype}/k:{k}", "peak", "peak", space, dtype,
@@ -75,9 +95,16 @@ def dtype_points(rng, reps, space, dtype, p, b, slow=1.0, levels=None, lib=None)
         flops, byts = 2 * g ** 3, 3 * g * g * s
         pts.append(point(rng, reps, f"gemm/{space}/{dtype}/n:{g}", "gemm", "library", space, dtype,
                          byts, g * g, flops, byts, flops / (lib * p), {"n": g}))
+        n = DRAM_BYTES // (2 * s)
         byts = 2 * s * n
+        share = 1 if device else 2 / 3
         pts.append(point(rng, reps, f"deep_copy/{space}/{dtype}/n:{n}", "deep_copy", "library",
-                         space, dtype, byts, n, 0, byts, byts / (0.97 * b), {}))
+                         space, dtype, byts, n, 0, byts, byts / (0.97 * b * share),
+                         {"threads": None if device else 2}))
+        byts = 3 * s * n
+        pts.append(point(rng, reps, f"axpby/{space}/{dtype}/n:{n}", "axpby", "library", space,
+                         dtype, 2 * s * n, n, 2 * n, byts, byts / (0.95 * b),
+                         {"blas": "OpenBLAS (fixture)", "blas_threads": None if device else 2}))
     return pts
 
 
@@ -101,7 +128,7 @@ def cpu_file(seed, slow=1.0, host="devbox"):
     pts.append(skipped("fma/OpenMP/fp16/k:1", "fma", "fma", "OpenMP", "fp16",
                        "fp16 arithmetic is not available on the OpenMP backend of Kokkos 3.4"))
     return {
-        "schema_version": "1.0.0", "complete": True,
+        "schema_version": "1.1.0", "complete": True,
         "profile": {"name": "fixture", "source": "tests/data/make_fixtures.py", "repetitions": reps},
         "context": {
             "ridgeline": {"version": "0.1.0", "git_revision": "fixture"},
@@ -109,9 +136,12 @@ def cpu_file(seed, slow=1.0, host="devbox"):
             "build": {"compiler": "GNU 12.2.0", "flags": "-O3 -march=native", "build_type": "Release"},
             "kokkos": {"version": "3.4.1", "backends": ["OpenMP", "Serial"], "kokkos_kernels": "3.4.1"},
             "cpu": {"model": "AMD EPYC 9R45 (synthetic)", "cores": 2, "threads": 2, "caches": [
-                {"level": 1, "type": "data", "size_bytes": 49152, "shared_by_threads": 1},
-                {"level": 2, "type": "unified", "size_bytes": 1048576, "shared_by_threads": 1},
-                {"level": 3, "type": "unified", "size_bytes": 33554432, "shared_by_threads": 2}]},
+                {"level": 1, "type": "data", "size_bytes": 49152, "shared_by_threads": 1,
+                 "instances": 2},
+                {"level": 2, "type": "unified", "size_bytes": 1048576, "shared_by_threads": 1,
+                 "instances": 2},
+                {"level": 3, "type": "unified", "size_bytes": 33554432, "shared_by_threads": 2,
+                 "instances": 1}]},
             "spaces": [{"name": "OpenMP", "kind": "host", "concurrency": 2, "device": None}],
             "run": {"start_time": "2026-11-29T09:00:00Z", "google_benchmark": "1.7.1",
                     "omp_proc_bind": "spread", "omp_places": "threads", "governor": None}},
@@ -122,8 +152,9 @@ def gpu_file(seed):
     rng = random.Random(seed)
     reps = 5
     levels = [(1 << e, 10e12 if (1 << e) <= 32 << 20 else 4.2e12) for e in range(20, 31, 1)]
-    pts = dtype_points(rng, reps, "Cuda", "fp32", 60e12, 4.2e12, levels=levels, lib=0.8)
-    pts += dtype_points(rng, reps, "Cuda", "fp64", 32e12, 4.2e12)
+    pts = dtype_points(rng, reps, "Cuda", "fp32", 60e12, 4.2e12, levels=levels, lib=0.8,
+                       device=True)
+    pts += dtype_points(rng, reps, "Cuda", "fp64", 32e12, 4.2e12, device=True)
     pts.append(skipped("fma/Cuda/bf16/k:1", "fma", "fma", "Cuda", "bf16",
                        "no bf16 probe on this backend yet"))
     return {

@@ -14,7 +14,8 @@ using Host = Kokkos::DefaultHostExecutionSpace;
 void expect_verifies_and_catches(Probe& p) {
   SCOPED_TRACE(p.info().name);
   p.setup();
-  for (int i = 0; i < 3; ++i) p.run();  // kernels are idempotent: any number of calls verifies
+  // Any number of calls verifies: kernels are idempotent or (the in-place ladder) replayed.
+  for (int i = 0; i < 3; ++i) p.run();
   p.fence();
   const Verification ok = p.verify();
   EXPECT_TRUE(ok.ok) << ok.error;
@@ -34,8 +35,16 @@ void all_probes() {
   }
   FmaLadderProbe<Host, T, 1> f1(10000);
   expect_verifies_and_catches(f1);
+  FmaLadderProbe<Host, T, 2> f2(10000);
+  expect_verifies_and_catches(f2);
   FmaLadderProbe<Host, T, 512> f512(5000);
   expect_verifies_and_catches(f512);
+  FmaLadderProbe<Host, T, 1, LadderForm::kTwoArrays> x1(10000);
+  expect_verifies_and_catches(x1);
+  FmaLadderProbe<Host, T, 512, LadderForm::kTwoArrays> x512(5000);
+  expect_verifies_and_catches(x512);
+  FmaLadderProbe<Host, T, 1> update(3000, 7, "cache");
+  expect_verifies_and_catches(update);
   PeakProbe<Host, T> peak(5000, 300);
   expect_verifies_and_catches(peak);
   GemmProbe<Host, T> gemm(37);
@@ -59,6 +68,37 @@ TEST(ProbeVerification, LadderReferenceSeparatesNeighbouringK) {
     EXPECT_LT(v, 1.0f);
   }
 }
+
+// The in-place ladder keeps its values between calls. With α alternating between calls they
+// neither settle nor grow without bound, so after 3·10^6 steps one FMA dropped in the last call
+// still changes every one of the 16 values; with a fixed α the same run has settled and cannot
+// tell. In fp64 a step dropped in the very first call still shows; in fp32 such an old one-off
+// difference (~100 ulps) can be rounded away: two fp32 trajectories a few ulps apart merge under
+// a contracting step. A kernel that drops an FMA does so in every call, and the last call shows.
+template <class T>
+void in_place_stays_sensitive() {
+  const long k = 1000, calls = 3000;
+  const auto all = in_place_reference<T>(k, calls);
+  auto last_dropped = in_place_reference<T>(k, calls - 1);
+  fma_replay(last_dropped, k - 1, in_place_alpha<T>(calls));
+  auto first_dropped = fma_inputs<T>();
+  fma_replay(first_dropped, k - 1, in_place_alpha<T>(1));
+  for (long c = 2; c <= calls; ++c) fma_replay(first_dropped, k, in_place_alpha<T>(c));
+  for (std::size_t r = 0; r < 16; ++r) {
+    EXPECT_TRUE(std::isfinite(all[r])) << r;
+    EXPECT_NE(all[r], last_dropped[r]) << r;
+    if (std::is_same_v<T, double>) {
+      EXPECT_NE(all[r], first_dropped[r]) << r;
+    }
+  }
+  auto fixed = fma_inputs<T>(), fixed_dropped = fma_inputs<T>();
+  fma_replay(fixed, k * calls, kFmaAlpha<T>);
+  fma_replay(fixed_dropped, k * calls - 1, kFmaAlpha<T>);
+  EXPECT_EQ(fixed, fixed_dropped) << "a fixed α settles: the control that shows why α alternates";
+}
+
+TEST(ProbeVerification, InPlaceLadderStaysSensitiveFp64) { in_place_stays_sensitive<double>(); }
+TEST(ProbeVerification, InPlaceLadderStaysSensitiveFp32) { in_place_stays_sensitive<float>(); }
 
 }  // namespace
 }  // namespace ridgeline

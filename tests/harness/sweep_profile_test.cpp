@@ -39,6 +39,18 @@ TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
             "triad, dot, read, fill)");
 }
 
+// The ladder forms a profile asks for: the in-place reference by default, fma_xy on request.
+TEST(SweepProfile, LadderFormsDefaultToTheInPlaceLadder) {
+  EXPECT_EQ(parse_sweep_profile(nlohmann::json::parse(R"({"name":"x","fma":{}})"), "p").fma_probes,
+            std::vector<std::string>{"fma"});
+  const auto both = parse_sweep_profile(
+      nlohmann::json::parse(R"({"name":"x","fma":{"probes":["fma","fma_xy"]}})"), "p");
+  EXPECT_EQ(both.fma_probes, (std::vector<std::string>{"fma", "fma_xy"}));
+  EXPECT_EQ(both.to_json()["fma"]["probes"], nlohmann::json({"fma", "fma_xy"}));
+  EXPECT_EQ(error_of(R"({"name":"x","fma":{"probes":["fma_nt"]}})"),
+            ": fma.probes[0]: unknown fma probe 'fma_nt' (known: fma, fma_xy)");
+}
+
 TEST(SweepProfile, NegativeSizeIsRejected) {
   EXPECT_EQ(error_of(R"({"name":"x","working_set_bytes":-4096})"),
             ": working_set_bytes: must be an integer in [1, 1125899906842624]");

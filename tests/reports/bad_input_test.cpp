@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"truncated_json", "json", "truncate", "", "malformed JSON"},
         BadInput{"nan_token", "json", "\"median_s\":", "\"median_s\":NaN,\"x\":", "malformed JSON"},
-        BadInput{"other_major", "json", "\"schema_version\":\"1.0.0\"",
+        BadInput{"other_major", "json", "\"schema_version\":\"1.1.0\"",
                  "\"schema_version\":\"2.0.0\"", "schema_version: is 2.0.0"},
         BadInput{"negative_sample", "json", "\"samples\":[", "\"samples\":[-0.5,",
                  "points[0].samples[0]: must be positive"},
@@ -74,7 +74,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"huge_number", "json", "\"samples\":[", "\"samples\":[1e999,", "number overflow"},
         BadInput{"string_number", "json",
                  "\"flops\":", "\"flops\":\"many\",\"x\":", "points[0].flops: must be a number"},
-        BadInput{"missing_name", "json", "\"name\":\"copy/OpenMP/fp64/n:16777216\",", "",
+        BadInput{"missing_name", "json", "\"name\":\"copy/OpenMP/fp64/n:8388608\",", "",
                  "points[0].name: missing required field"},
         BadInput{"points_not_array", "json", "\"points\":[", "\"points\":{\"x\":[",
                  "malformed JSON"},

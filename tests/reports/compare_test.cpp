@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -35,13 +36,13 @@ TEST(Compare, PlantedTenPercentSlowdownIsCaught) {
                              "/cpu_run_slow.json --out " + dir.path + "/summary.md");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("REGRESSION"), std::string::npos);
-  EXPECT_NE(r.out.find("| `B OpenMP/fp64` | 49.56 GB/s | 45.47 GB/s | -8.3 % |"), std::string::npos)
+  EXPECT_NE(r.out.find("| `B OpenMP/fp64` | 49.84 GB/s | 45.14 GB/s | -9.4 % |"), std::string::npos)
       << r.out.substr(0, 1200);
-  EXPECT_NE(r.out.find("| `copy/OpenMP/fp64/n:16777216` |"), std::string::npos);
+  EXPECT_NE(r.out.find("| `copy/OpenMP/fp64/n:8388608` |"), std::string::npos);
   EXPECT_NE(r.out.find("**SLOWER**"), std::string::npos);
   EXPECT_EQ(slurp(dir.path + "/summary.md"), r.out);
   // fp32 was not slowed: it must not be flagged.
-  EXPECT_NE(r.out.find("| `B OpenMP/fp32` | 49.94 GB/s | 49.50 GB/s | -0.9 % |"),
+  EXPECT_NE(r.out.find("| `B OpenMP/fp32` | 50.12 GB/s | 50.33 GB/s | +0.4 % |"),
             std::string::npos);
 }
 
@@ -71,7 +72,29 @@ class CompareGate : public ::testing::Test {
   TempDir dir_;
 };
 
-const std::string kTriad = "triad/OpenMP/fp64/n:16777216";
+const std::string kTriad = "triad/OpenMP/fp64/n:5592405";
+
+// The fixture's own numbers, formatted as compare prints them (not retyped from a run).
+std::string triad_median() {
+  const auto d = fixture("cpu_run_a.json");
+  for (const auto& p : d["points"])
+    if (p["name"] == kTriad) return fmt::format("{:.4g} s", p["median_s"].get<double>());
+  return "?";
+}
+std::string aa_cell(const std::string& metric) {  // the baseline cell of an A/A compare
+  const auto r = run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData +
+                             "/cpu_run_a.json");
+  const std::string key = "| `" + metric + "` | ";
+  const auto at = r.out.find(key);
+  if (at == std::string::npos) return "?";
+  const auto from = at + key.size();
+  return r.out.substr(from, r.out.find(" |", from) - from);
+}
+std::size_t measured_points() {
+  std::size_t n = 0;
+  for (const auto& p : fixture("cpu_run_a.json")["points"]) n += p["median_s"].is_number();
+  return n;
+}
 
 // A point that became 3x slower AND failed verification used to drop out ("not compared").
 TEST_F(CompareGate, SlowerAndFailedIsAFailureNotDropped) {
@@ -84,8 +107,9 @@ TEST_F(CompareGate, SlowerAndFailedIsAFailureNotDropped) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("REGRESSION — 0 slower, 1 failed, 0 missing"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| `" + kTriad + "` | 0.008231 s | 0.02469 s | -66.7 % |"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("| `" + kTriad + "` | " + triad_median() + " | "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" | -66.7 % |"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("**FAILED** | verification failed: triad: element 0 is -7"),
             std::string::npos);
@@ -104,9 +128,8 @@ TEST_F(CompareGate, PointMissingTonightFails) {
       if (pts[i]["name"] == kTriad) pts.erase(i);
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_NE(r.out.find("| `" + kTriad +
-                       "` | 0.008231 s | – | -100.0 % | 1 | **MISSING** | not in "
-                       "the current file |"),
+  EXPECT_NE(r.out.find("| `" + kTriad + "` | " + triad_median() +
+                       " | – | -100.0 % | 1 | **MISSING** | not in the current file |"),
             std::string::npos)
       << r.out;
 }
@@ -129,8 +152,9 @@ TEST_F(CompareGate, WholeGroupMissingTonightFailsItsRoofs) {
     d["points"] = kept;
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_NE(r.out.find("| `P OpenMP/fp32` | 400.3 GFLOP/s | – | -100.0 % | 1 | **MISSING** | no "
-                       "point of OpenMP/fp32 in the current file |"),
+  EXPECT_NE(r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
+                       " | – | -100.0 % | 1 | **MISSING** | no point of OpenMP/fp32 in the "
+                       "current file |"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("| `B OpenMP/fp32` |"), std::string::npos);
@@ -145,8 +169,8 @@ TEST_F(CompareGate, GroupThatNoLongerFitsFailsItsRoofs) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(
-      r.out.find("| `P OpenMP/fp32` | 400.3 GFLOP/s | – | -100.0 % | 1 | **MISSING** | no fit "
-                 "in the current file: not fitted:"),
+      r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
+                 " | – | -100.0 % | 1 | **MISSING** | no fit in the current file: not fitted:"),
       std::string::npos)
       << r.out;
 }
@@ -154,7 +178,11 @@ TEST_F(CompareGate, GroupThatNoLongerFitsFailsItsRoofs) {
 TEST_F(CompareGate, EmptyCurrentFileFailsEverything) {
   const auto r = gate([](nlohmann::json& d) { d["points"] = nlohmann::json::array(); });
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.out.find("REGRESSION — 0 slower, 0 failed, 58 missing"), std::string::npos) << r.out;
+  // Every measured point is missing, and so are the fitted roofs.
+  EXPECT_NE(r.out.find("REGRESSION — 0 slower, 0 failed, "), std::string::npos) << r.out;
+  const auto at = r.out.find(" missing", r.out.find("REGRESSION"));
+  const auto from = r.out.rfind(' ', at - 1) + 1;
+  EXPECT_GT(std::stoul(r.out.substr(from, at - from)), measured_points()) << r.out;
 }
 
 TEST_F(CompareGate, NewPointTonightIsNotARegression) {

@@ -121,7 +121,8 @@ TEST(HostileInput, DuplicatePointIdsAreRejected) {
   doc["points"].push_back(copy);
   const std::string name = doc["points"][1]["name"];
   expect_one_line(fit_of(dir, doc.dump()),
-                  "points[56].name: '" + name + "' is also points[1]; point names must be unique");
+                  "points[" + std::to_string(doc["points"].size() - 1) + "].name: '" + name +
+                      "' is also points[1]; point names must be unique");
   EXPECT_THROW(parse_results(doc.dump(), "x.json"), InputError);
 }
 

@@ -1,0 +1,109 @@
+#include "fit/roof_roles.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ridgeline {
+namespace {
+
+// Per element: arrays counted, and arrays written without being read first (on a write-allocate
+// CPU each such line is read before it is written, and that read is not counted).
+struct Traffic {
+  const char* probe;
+  int counted;
+  int allocating;
+  const char* moved;  // what the bytes are when nothing is hidden
+};
+
+constexpr Traffic kTraffic[] = {
+    {"copy", 2, 1, "read a, write b"},
+    {"scale", 2, 1, "read a, write b"},
+    {"add", 3, 1, "read a and b, write c"},
+    {"triad", 3, 1, "read a and b, write c"},
+    {"fill", 1, 1, "write only"},
+    {"dot", 2, 0, "read only"},
+    {"read", 1, 0, "read only"},
+    {"fma_xy", 2, 1, "read x, write y"},
+    {"deep_copy", 2, 1, "read x, write y"},
+    {"axpby", 3, 0, "x read, y read and written back"},
+    {"lib_dot", 2, 0, "read only"},
+    {"cache_read", 1, 0, "read only"},
+    {"cache_triad", 3, 1, "read a and b, write c"},
+    {"cache_update", 2, 0, "read and written back in place"},
+};
+
+// The ladder before results schema 1.1 (no params.form) stored into a second array.
+bool in_place_ladder(const Point& p) { return p.probe == "fma" && p.param("form") == "in_place"; }
+
+const Traffic* traffic_of(const Point& p) {
+  static constexpr Traffic kInPlace{"fma", 2, 0, "read and written back in place"};
+  static constexpr Traffic kTwoArrays{"fma", 2, 1, "read x, write y"};
+  if (p.probe == "fma") return in_place_ladder(p) ? &kInPlace : &kTwoArrays;
+  for (const auto& t : kTraffic)
+    if (p.probe == t.probe) return &t;
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_device_space(const Results& r, const std::string& space) {
+  const SpaceInfo* s = r.find_space(space);
+  return s && (s->device || s->kind == "device");
+}
+
+RoofRole roof_role(const Point& p, bool device_space) {
+  if (p.family == "peak") return RoofRole::kPeak;
+  if (p.family == "cache") return RoofRole::kLevel;
+  if (p.family == "library") return RoofRole::kCeiling;
+  if (device_space)
+    return p.family == "bandwidth" || p.family == "fma" ? RoofRole::kBandwidth : RoofRole::kCeiling;
+  if (in_place_ladder(p)) return RoofRole::kBandwidth;
+  if (p.family == "bandwidth" && (p.probe == "read" || p.probe == "dot"))
+    return RoofRole::kReadBandwidth;
+  return RoofRole::kCeiling;
+}
+
+double moved_per_counted(const Point& p, bool device_space) {
+  const Traffic* t = traffic_of(p);
+  if (device_space || !t) return 1;
+  return double(t->counted + t->allocating) / t->counted;
+}
+
+std::string bytes_convention(const Point& p, bool device_space) {
+  if (p.family == "peak") return "register-only: one store per work item";
+  if (p.probe == "gemm") return "compulsory: each matrix once (3·n²), whatever the blocking moves";
+  const Traffic* t = traffic_of(p);
+  if (!t) return "as the probe counts them";
+  if (t->allocating == 0) return fmt::format("moved ({})", t->moved);
+  if (device_space)
+    return fmt::format("moved ({}; a GPU writes without reading the line)", t->moved);
+  return fmt::format(
+      "STREAM-style ({}): each written line is also read first (write-allocate), not counted, "
+      "so it moves {}/{} of what it counts",
+      t->moved, t->counted + t->allocating, t->counted);
+}
+
+double dram_working_set_bytes(const Results& r, const std::string& space) {
+  const SpaceInfo* s = r.find_space(space);
+  if (s && s->device) return 4 * s->device->l2_bytes;
+  // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
+  // many copies there are, then the space's threads tell how many it can fill.
+  const CacheInfo* llc = nullptr;
+  for (const auto& c : r.caches)
+    if (!llc || c.level >= llc->level) llc = &c;
+  if (!llc) return 0;
+  const int threads = s ? s->concurrency : 1;
+  const double copies = llc->instances > 0
+                            ? llc->instances
+                            : std::max(1.0, std::floor(double(threads) / llc->shared_by_threads));
+  return 4 * llc->size_bytes * copies;
+}
+
+bool dram_sized(const Point& p, double dram_working_set) {
+  // Launch shapes round element counts down to whole chunks: allow that, not more.
+  return p.working_set_bytes >= 0.99 * dram_working_set;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,182 @@
+// Which points define which roof, what counts as DRAM-sized, and which points sit above their
+// roof: on small results files written here, so each rule is seen in isolation.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fit/above_roof.hpp"
+#include "fit/analysis.hpp"
+#include "fit/roof_roles.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMiB = 1 << 20;
+
+json cpu_context(int llc_instances, int threads) {
+  json llc = {
+      {"level", 3}, {"type", "unified"}, {"size_bytes", 32 * kMiB}, {"shared_by_threads", 8}};
+  if (llc_instances > 0) llc["instances"] = llc_instances;
+  return {{"host", {{"hostname", "h"}}},
+          {"cpu", {{"model", "test cpu"}, {"caches", json::array({llc})}}},
+          {"spaces", json::array({{{"name", "OpenMP"},
+                                   {"kind", "host"},
+                                   {"concurrency", threads},
+                                   {"device", nullptr}}})}};
+}
+
+// A measured, verified point whose samples all take `seconds`.
+json point(const std::string& probe, const std::string& family, double ws, double flops,
+           double bytes, double seconds, json params = json::object()) {
+  const std::string grade =
+      params.contains("k") ? "k:" + params["k"].dump() : "ws:" + std::to_string(long(ws));
+  return {{"name", probe + "/OpenMP/fp64/" + grade},
+          {"probe", probe},
+          {"family", family},
+          {"space", "OpenMP"},
+          {"dtype", "fp64"},
+          {"working_set_bytes", ws},
+          {"flops", flops},
+          {"bytes", bytes},
+          {"params", params},
+          {"samples", {seconds * 0.99, seconds, seconds * 1.01}},
+          {"median_s", seconds},
+          {"verified", true}};
+}
+
+Results results(const json& context, const json& points) {
+  const json doc = {{"schema_version", "1.1.0"}, {"context", context}, {"points", points}};
+  return parse_results(doc.dump(), "test.json");
+}
+
+TEST(RoofRoles, OnlyKernelsWhoseCountedBytesAreMovedDefineB) {
+  const json in_place = {{"k", 1}, {"form", "in_place"}};
+  const Results r = results(
+      cpu_context(1, 2),
+      {point("fma", "fma", 1e9, 1e8, 8e8, 0.02, in_place), point("fma", "fma", 1e9, 1e8, 8e8, 0.02),
+       point("read", "bandwidth", 1e9, 1e8, 8e8, 0.02),
+       point("triad", "bandwidth", 1e9, 1e8, 8e8, 0.02),
+       point("axpby", "library", 1e9, 1e8, 8e8, 0.02), point("peak", "peak", 1e3, 1e9, 8, 0.01)});
+  const auto& p = r.points;
+  EXPECT_EQ(roof_role(p[0], false), RoofRole::kBandwidth);  // the in-place ladder
+  EXPECT_EQ(roof_role(p[1], false), RoofRole::kCeiling);    // a ladder before schema 1.1
+  EXPECT_EQ(roof_role(p[2], false), RoofRole::kReadBandwidth);
+  EXPECT_EQ(roof_role(p[3], false), RoofRole::kCeiling);   // write-allocate hides a read
+  EXPECT_EQ(roof_role(p[3], true), RoofRole::kBandwidth);  // GPUs do not allocate on write
+  EXPECT_EQ(roof_role(p[4], false), RoofRole::kCeiling);
+  EXPECT_EQ(roof_role(p[5], false), RoofRole::kPeak);
+  EXPECT_DOUBLE_EQ(moved_per_counted(p[3], false), 4.0 / 3);
+  EXPECT_DOUBLE_EQ(moved_per_counted(p[3], true), 1.0);
+  EXPECT_DOUBLE_EQ(moved_per_counted(p[0], false), 1.0);
+  EXPECT_NE(bytes_convention(p[3], false).find("write-allocate"), std::string::npos);
+}
+
+TEST(RoofRoles, DramSizedMeansFourTimesEveryCopyOfTheLastLevelCache) {
+  // Two copies of a 32 MiB L3 (two CCDs): 256 MiB, whatever one thread sees.
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(results(cpu_context(2, 16), json::array()), "OpenMP"),
+                   256 * kMiB);
+  // Files before schema 1.1 do not count copies: the space's threads tell (16 / 8 sharing).
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(results(cpu_context(0, 16), json::array()), "OpenMP"),
+                   256 * kMiB);
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(results(cpu_context(0, 2), json::array()), "OpenMP"),
+                   128 * kMiB);
+}
+
+// B from the in-place rungs only when they are DRAM-sized; a point planted above the roof at a
+// DRAM-sized working set is listed without a reason, a cache-resident one with its level.
+TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
+  const json in_place1 = {{"k", 1}, {"form", "in_place"}},
+             in_place2 = {{"k", 2}, {"form", "in_place"}};
+  const double ws = 160 * kMiB, n = ws / 8;  // DRAM-sized: 4 x 32 MiB x 1 copy = 128 MiB
+  // B = 50 GB/s from two rungs; P = 200 GFLOP/s from two peaks.
+  json pts = {
+      point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, in_place1),
+      point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, in_place2),
+      point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9),
+      point("peak", "peak", 2e3, 2e10, 16, 2e10 / 200e9),
+      // a stream kernel at 70 GB/s, DRAM-sized: 1.4 x B, unexplained
+      point("read", "bandwidth", ws, n, 8 * n, 8 * n / 70e9),
+      // a cache-resident rung at 16 MiB: cached, explained
+      point("fma", "fma", 16 * kMiB, 2 * 2 * kMiB, 16 * 2 * kMiB, 16 * 2 * kMiB / 90e9, in_place1),
+      // a library point 2 x P: unexplained
+      point("gemm", "library", 24 * kMiB, 1e11, 24 * kMiB, 1e11 / 400e9)};
+  pts[5]["name"] = "fma/OpenMP/fp64/k:1-cached";  // point names are unique in a results file
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 200);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  const Roof roof = a.groups[0].fit.fit->estimate.roof;
+  EXPECT_NEAR(roof.bandwidth, 50e9, 0.5e9);
+  EXPECT_NEAR(roof.peak_flops, 200e9, 2e9);
+  EXPECT_EQ(a.groups[0].fit.bandwidth_from, "fma k:1, k:2") << "the cached rung defines nothing";
+  ASSERT_TRUE(a.groups[0].fit.read_bandwidth);
+  EXPECT_NEAR(a.groups[0].fit.read_bandwidth->value, 70e9, 1e9);
+
+  const auto above = points_above_roof(a);
+  ASSERT_EQ(above.size(), 3u);
+  // Repetitions spread by 1 %: the roofs' intervals stay far below the planted points.
+  EXPECT_LT(a.groups[0].fit.fit->bandwidth_ci.high, 1.05 * roof.bandwidth);
+  EXPECT_EQ(above[0].point->probe, "read");
+  EXPECT_TRUE(above[0].reason.empty());
+  EXPECT_NEAR(above[0].ratio, 1.4, 0.02);
+  EXPECT_EQ(above[1].point->working_set_bytes, 16 * kMiB);
+  EXPECT_NE(above[1].reason.find("L3 (LLC)"), std::string::npos) << above[1].reason;
+  EXPECT_EQ(above[2].point->probe, "gemm");
+  EXPECT_TRUE(above[2].reason.empty());
+  EXPECT_NEAR(above[2].ratio, 2.0, 0.05);
+}
+
+// A point above the estimate but inside the roof's own interval (noisy peak repetitions) is
+// listed with that reason, not as a broken roof.
+TEST(RoofRoles, APointInsideTheRoofsIntervalSaysSo) {
+  json peak = point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9);
+  peak["samples"] = {1e10 / 200e9, 1e10 / 120e9, 1e10 / 200e9, 1e10 / 110e9, 1e10 / 120e9};
+  peak["median_s"] = 1e10 / 120e9;
+  const double ws = 160 * kMiB, n = ws / 8;
+  const json pts = {
+      point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, {{"k", 1}, {"form", "in_place"}}),
+      point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, {{"k", 2}, {"form", "in_place"}}), peak,
+      point("fma", "fma", 1e6, 2e9, 1e6, 2e9 / 190e9, {{"k", 1024}, {"form", "in_place"}})};
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 200);
+  ASSERT_TRUE(a.groups.at(0).fit.fit);
+  const auto above = points_above_roof(a);
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_NE(above[0].reason.find("within the roof's 95 % interval"), std::string::npos)
+      << above[0].reason;
+}
+
+TEST(RoofRoles, WithoutTheInPlaceLadderBIsAPooledLowerBoundAndSaysSo) {
+  const double ws = 160 * kMiB, n = ws / 24;
+  const json pts = {point("triad", "bandwidth", ws, 2 * n, 24 * n, 24 * n / 30e9),
+                    point("copy", "bandwidth", ws, 0, 16 * n, 16 * n / 28e9),
+                    point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9)};
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 100);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  ASSERT_EQ(a.groups[0].fit.caveats.size(), 1u);
+  EXPECT_NE(a.groups[0].fit.caveats[0].find("lower bound"), std::string::npos);
+}
+
+// A run without the peak probe: P from the ladder's compute-bound rungs, which never feed B.
+TEST(RoofRoles, WithoutAPeakTheLadderObservesP) {
+  const double ws = 160 * kMiB, n = ws / 8;
+  json pts = json::array();
+  for (int k : {1, 2})
+    pts.push_back(point("fma", "fma", ws, 2.0 * k * n, 16 * n, 16 * n / 50e9,
+                        {{"k", k}, {"form", "in_place"}}));
+  for (int k : {256, 512, 1024}) {  // small, cache-resident, compute-bound: 200 GFLOP/s
+    const double m = 1 << 16;
+    pts.push_back(point("fma", "fma", 8 * m, 2.0 * k * m, 16 * m, 2.0 * k * m / 200e9,
+                        {{"k", k}, {"form", "in_place"}}));
+  }
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 100);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  const Roof roof = a.groups[0].fit.fit->estimate.roof;
+  EXPECT_NEAR(roof.peak_flops, 200e9, 2e9);
+  EXPECT_NEAR(roof.bandwidth, 50e9, 0.5e9);
+  EXPECT_EQ(a.groups[0].fit.bandwidth_from, "fma k:1, k:2");
+  ASSERT_EQ(a.groups[0].fit.caveats.size(), 1u);
+  EXPECT_NE(a.groups[0].fit.caveats[0].find("no register-only peak"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ridgeline
