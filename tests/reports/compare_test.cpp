@@ -92,7 +92,8 @@ std::string aa_cell(const std::string& metric) {  // the baseline cell of an A/A
 }
 std::size_t measured_points() {
   std::size_t n = 0;
-  for (const auto& p : fixture("cpu_run_a.json")["points"]) n += p["median_s"].is_number();
+  const auto d = fixture("cpu_run_a.json");  // named: a range-for over a temporary's member dangles
+  for (const auto& p : d["points"]) n += p["median_s"].is_number();
   return n;
 }
 
