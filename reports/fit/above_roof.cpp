@@ -1,5 +1,7 @@
 #include "fit/above_roof.hpp"
 
+#include <algorithm>
+
 #include "fit/roof_roles.hpp"
 #include "levels/memory_levels.hpp"
 
@@ -9,9 +11,19 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
   std::vector<AboveRoof> out;
   for (const auto& p : a.results.points) {
     if (!p.measured() || !p.verified) continue;
+    // Tensor/matrix units are not what P measures (vector FMAs): their own roof is in the
+    // report's tensor table, against the sheet.
+    if (is_tensor_point(p)) continue;
     const GroupAnalysis* g = a.find(p.space, p.dtype);
     if (!g || !g->fit.fit) continue;
-    const Roof& roof = g->fit.fit->estimate.roof;
+    // The memory roof is the higher of B and B_read: every point, whatever its mix of reads and
+    // writes, must lie below the highest roof the machine was measured to have.
+    const RoofFit& fit = *g->fit.fit;
+    const auto& read = g->fit.read_bandwidth;
+    const Roof roof{fit.estimate.roof.peak_flops,
+                    std::max(fit.estimate.roof.bandwidth, read ? read->value : 0.0)};
+    // The roof at the top of its 95 % intervals: a point below it is above the estimate only.
+    const Roof high{fit.peak_ci.high, std::max(fit.bandwidth_ci.high, read ? read->ci.high : 0.0)};
     AboveRoof above;
     above.point = &p;
     if (p.flops_per_s && p.intensity) {
@@ -29,9 +41,6 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
     }
     above.ratio = above.measured / above.roof;
     if (above.ratio <= 1 + margin) continue;
-    // The roof at the top of its 95 % intervals: a point below it is above the estimate only.
-    const RoofFit& fit = *g->fit.fit;
-    const Roof high{fit.peak_ci.high, fit.bandwidth_ci.high};
     const double roof_high = !above.flops         ? high.bandwidth
                              : p.family == "peak" ? high.peak_flops
                                                   : high.attainable(*p.intensity);

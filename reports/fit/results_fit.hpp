@@ -1,6 +1,6 @@
 #pragma once
 // Which points of a results file define which roof (fit/roof_roles.hpp), and the fit of each
-// execution space × dtype: P, B (DRAM) and, on hosts, B_read.
+// execution space × dtype: P, B (DRAM) and B_read.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ struct GroupFit {
   // What defined the roofs, for the report: e.g. "fma k:1, k:2".
   std::string bandwidth_from, peak_from;
   std::vector<std::string> caveats;        // a fallback was needed: the roof is weaker than usual
-  std::optional<LevelFit> read_bandwidth;  // B_read (hosts with DRAM-sized read or dot points)
+  std::optional<LevelFit> read_bandwidth;  // B_read (DRAM-sized read or dot points)
   std::string read_bandwidth_from;
   double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
 };

@@ -57,12 +57,24 @@ RoofRole roof_role(const Point& p, bool device_space) {
   if (p.family == "peak") return RoofRole::kPeak;
   if (p.family == "cache") return RoofRole::kLevel;
   if (p.family == "library") return RoofRole::kCeiling;
-  if (device_space)
-    return p.family == "bandwidth" || p.family == "fma" ? RoofRole::kBandwidth : RoofRole::kCeiling;
-  if (in_place_ladder(p)) return RoofRole::kBandwidth;
+  // Read-only traffic is a roof of its own on every space: on hosts nothing is allocated and one
+  // core's misses limit it, on GPUs the bus never turns around (the H200 reads at 1.10x the rate of
+  // any read/write mix), so pooling it with B would put B between two kinds of kernel.
   if (p.family == "bandwidth" && (p.probe == "read" || p.probe == "dot"))
     return RoofRole::kReadBandwidth;
+  if (device_space) {
+    // Write-only traffic (fill) skips the turnaround too; it is a ceiling above B, with that
+    // reason.
+    if (p.probe == "fill") return RoofRole::kCeiling;
+    return p.family == "bandwidth" || p.family == "fma" ? RoofRole::kBandwidth : RoofRole::kCeiling;
+  }
+  if (in_place_ladder(p)) return RoofRole::kBandwidth;
   return RoofRole::kCeiling;
+}
+
+bool is_tensor_point(const Point& p) {
+  const std::string unit = p.param("unit");
+  return unit == "tensor" || unit == "matrix";
 }
 
 double moved_per_counted(const Point& p, bool device_space) {

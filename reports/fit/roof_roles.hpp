@@ -4,8 +4,9 @@
 //
 // A roof is defined only by kernels whose counted bytes are the bytes the memory system moves:
 // - B: the in-place FMA ladder (load, K FMAs, store back to the same line) on every space, and on
-//   GPU spaces every streaming kernel too (GPUs do not read a line before writing it);
-// - B_read (hosts): the read-only kernels (read, dot), a second, named roof;
+//   GPU spaces the streaming kernels that read and write (GPUs do not read a line before writing
+//   it); a GPU's write-only fill is a ceiling above B (no bus turnaround);
+// - B_read: the read-only kernels (read, dot), a second, named roof on every space;
 // - P: the register-only peak.
 // Everything else is a named ceiling drawn beside the roofs: on a write-allocate CPU a store to a
 // line not in cache first reads it, so copy/scale/fma_xy/deep_copy move 3/2 of what they count,
@@ -19,7 +20,7 @@ namespace ridgeline {
 enum class RoofRole {
   kPeak,           // P
   kBandwidth,      // B (DRAM-sized points; smaller ones belong to the cache levels)
-  kReadBandwidth,  // B_read, hosts only
+  kReadBandwidth,  // B_read
   kLevel,          // the cache sweep: memory levels
   kCeiling,        // shown beside the roofs, never fitted
 };
@@ -30,6 +31,10 @@ RoofRole roof_role(const Point& p, bool device_space);
 
 // Moved bytes per counted byte on this space (1 unless stores allocate lines they never read).
 double moved_per_counted(const Point& p, bool device_space);
+
+// A library point that ran on tensor or matrix units (vendor_gemm records `unit`): the vector
+// roofs do not bound it; the report holds it against the sheet's tensor figure instead.
+bool is_tensor_point(const Point& p);
 
 // How the point's bytes are counted, in a few words for the report.
 std::string bytes_convention(const Point& p, bool device_space);

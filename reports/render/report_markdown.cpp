@@ -145,6 +145,41 @@ void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "\n";
 }
 
+// Tensor and matrix units are reached only through library GEMMs here. The vector roofs do not
+// bound them, so they get their own table, held against the sheet's dense tensor figure.
+void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
+                  const std::vector<MachineProfile>& profiles) {
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& p : f.results.points) {
+      if (!p.measured() || !p.verified || !p.flops_per_s || !is_tensor_point(p)) continue;
+      const auto profile = match_machine_profile(f.results.device_name(p.space), profiles);
+      std::string spec = "no profile", share = "–";
+      if (profile) {
+        auto peak = profile->dense_peak(p.dtype, p.param("unit"));
+        if (peak) {
+          spec = format_flops(peak->flops) +
+                 (peak->accumulate.empty() ? "" : ", " + md_text(peak->accumulate) + " accumulate");
+          share = pct(*p.flops_per_s / peak->flops);
+        } else {
+          spec = "not on sheet";
+        }
+      }
+      rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", md_text(f.label),
+                          md_code(p.name), md_text(p.param("library")), md_text(p.param("math")),
+                          format_flops(*p.flops_per_s), spec, share);
+    }
+  if (rows.empty()) return;
+  md +=
+      "## Tensor roofs\n\n"
+      "Library GEMMs on tensor or matrix units. They are not bounded by P, which the vector FMA "
+      "units define, and are not fitted; the sheet's dense figure for the unit is the reference "
+      "(at the clock the sheet assumes).\n\n"
+      "| file | point | library | math | FLOP/s | sheet, dense | % of sheet |\n"
+      "|---|---|---|---|---|---|---|\n" +
+      rows + "\n";
+}
+
 void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
   std::string rows;
   for (const auto& f : files)
@@ -239,8 +274,9 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
       "- Roofs: B is defined only by points whose counted bytes are moved bytes and whose "
       "working set is DRAM-sized (at least 4x the last-level cache of the whole machine, every "
       "copy; 4x the L2 on a GPU): the in-place FMA ladder (load, K FMAs, store back to the same "
-      "element), and on GPU spaces the streaming kernels too. On hosts the read-only kernels "
-      "(read, dot) define a second roof, B_read. P is defined by the register-only `peak` probe. "
+      "element), and on GPU spaces the streaming kernels that read and write. The read-only "
+      "kernels (read, dot) define a second roof, B_read. P is defined by the register-only `peak` "
+      "probe. "
       "Every other kernel, and every library call, is a named ceiling.\n"
       "- Fit: in log space, defining points left of the ridge I* = P/B observe log B (log FLOP/s "
       "− log I); points within a factor 8 of the current ridge (4 or 2 when a side would keep "
@@ -252,8 +288,9 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
       "probes is the range of the defining points' own values, reported apart. Library, "
       "unverified and skipped points are never fitted.\n"
       "- Points above their roof: every verified point more than 5 % above min(P, I·B) of its "
-      "space × dtype (byte/s against B for points without FLOPs) is listed; a working set that a "
-      "cache holds is the known reason, anything else should not happen.\n"
+      "space × dtype, B the higher of B and B_read (byte/s against it for points without FLOPs), "
+      "is listed; a working set that a cache holds is the known reason, anything else should not "
+      "happen. Tensor-unit library points are held against the sheet's tensor figure instead.\n"
       "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
       "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
       "points per plateau); each plateau is named by the smallest cache (size × copies across the "
@@ -300,6 +337,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
     md += fmt::format("![roofline of {0}]({1})\n\n", md_text(c.host), c.file);
   comparison(md, files);
   roofs_and_ceilings(md, files);
+  tensor_roofs(md, files, profiles);
   points_above_roofs(md, files);
   memory_levels(md, files);
   per_probe(md, files);

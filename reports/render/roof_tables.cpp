@@ -51,6 +51,7 @@ std::string versus_roof(const Point& p, const Roof& r, bool device) {
   } else {
     return "–";
   }
+  if (is_tensor_point(p)) return s + " (tensor units: above the vector P by design)";
   const double moved = moved_per_counted(p, device);
   const bool memory_bound = !p.intensity || r.memory_bound(*p.intensity);
   if (moved > 1 && memory_bound) s += fmt::format("; {:.2f} × B in moved bytes", ratio * moved);
@@ -113,7 +114,8 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
   md += "## Roofs and ceilings\n\n";
   md +=
       "Roofs come only from points whose counted bytes are the bytes the memory system moves: B "
-      "from the in-place FMA ladder (on GPUs also the streaming kernels), B_read from read-only "
+      "from the in-place FMA ladder (on GPUs also the read/write streaming kernels), B_read from "
+      "read-only "
       "kernels, P from the register-only peak. Intervals come from the repetitions of those "
       "points (block bootstrap), the spread is the range of their per-point values. Ceilings are "
       "what other kernels and libraries reach, with how their bytes are counted.\n\n";
@@ -143,7 +145,7 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
   }
   md += fmt::format(
       "Verified points more than {:.0f} % above the roof of their space × dtype at their "
-      "intensity: {} without a known reason, {} with one (a cache-resident working set, which "
+      "intensity (the higher of B and B_read; tensor-unit points excepted): {} without a known reason, {} with one (a cache-resident working set, which "
       "the DRAM roof does not bound, or a point inside the roof's own 95 % interval).\n\n",
       100 * kAboveRoofMargin, n_unexplained, n_explained);
   md += "| file | point | measured | roof there | ratio | reason |\n|---|---|---|---|---|---|\n" +
