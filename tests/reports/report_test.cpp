@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "cli_test_support.hpp"
 
@@ -8,6 +9,7 @@ namespace ridgeline {
 namespace {
 
 using namespace test;
+using nlohmann::json;
 
 // The golden file is the reviewed report; RIDGELINE_UPDATE_GOLDEN=1 rewrites it after a
 // deliberate change (review the diff before committing).
@@ -83,6 +85,77 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
                         out.path + "/broken.svg")
                 .exit_code,
             0);
+}
+
+// "AMD EPYC" matches every EPYC: a 96-core host was graded against the 2-vCPU sheet (~1,500 %).
+TEST(Report, SpecSheetHoldsOnlyTheMachineItDescribes) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["cpu"]["model"] = "AMD EPYC 9654 96-Core Processor";
+  doc["context"]["cpu"]["cores"] = 96;
+  doc["context"]["cpu"]["threads"] = 192;
+  write_json(dir.path + "/big.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/big.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| OpenMP | fp64 | – (sheet is for 2 compute units, this host has 96 cores, "
+                    "192 threads) |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("100.2 %"), std::string::npos) << md;
+}
+
+// One thread of a 2-unit sheet: P against half the sheet, B without a sheet figure.
+TEST(Report, SpaceWithFewerThreadsGetsItsShareOfTheSheet) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["spaces"][0]["concurrency"] = 1;
+  write_json(dir.path + "/one.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/one.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| OpenMP | fp64 | 200.3 % of 99.20 GFLOP/s **above the sheet** | – (1 of 2 "
+                    "units: no sheet figure) |"),
+            std::string::npos)
+      << md;
+}
+
+// `run --probe triad` gave no report at all: now the points, and what is missing.
+TEST(Report, PartialRunReportsWhatWasMeasured) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  json kept = json::array();
+  for (const auto& p : doc["points"])
+    if (p["probe"] == "triad") kept.push_back(p);
+  doc["points"] = kept;
+  write_json(dir.path + "/triad.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/triad.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("OpenMP/fp64 has no roofs"), std::string::npos) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("No execution space × dtype could be fitted"), std::string::npos) << md;
+  EXPECT_NE(md.find("- not in this file: the FMA ladder, which defines B; the peak probe, which "
+                    "defines P;"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `triad/OpenMP/fp64/n:5592405` | 128 MiB | 0.0833 |"), std::string::npos)
+      << md;
+}
+
+// The nightly layout: results.json in dated folders of one host.
+TEST(Report, FilesOfOneHostAreToldApartByFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path + "/2026-11-30");
+  std::filesystem::create_directories(dir.path + "/2026-12-01");
+  write_json(dir.path + "/2026-11-30/results.json", fixture("cpu_run_a.json"));
+  write_json(dir.path + "/2026-12-01/results.json", fixture("cpu_run_b.json"));
+  const auto r = run_command(kBin + " report " + dir.path + "/2026-11-30/results.json " + dir.path +
+                             "/2026-12-01/results.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| devbox (2026-11-30/results.json) | OpenMP | fp64 |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| devbox (2026-12-01/results.json) | OpenMP | fp64 |"), std::string::npos);
 }
 
 TEST(Fit, CsvTextAndJson) {
