@@ -43,7 +43,8 @@ std::string rate_text(const nlohmann::json& p, const std::vector<double>& sample
   if (p["intensity"].is_number()) parts.push_back("I=" + format_sig(p["intensity"].get<double>()));
   if (p["flops_per_s"].is_number() && p["flops_per_s"].get<double>() > 0)
     parts.push_back(format_flops(p["flops_per_s"].get<double>()));
-  if (p["bytes_per_s"].is_number() && p["bytes_per_s"].get<double>() > 0)
+  // The peak probe stores one value per work item: its byte/s says nothing.
+  if (p["bytes_per_s"].is_number() && p["bytes_per_s"].get<double>() > 0 && p["family"] != "peak")
     parts.push_back(format_bytes_per_s(p["bytes_per_s"].get<double>()));
   if (samples.size() > 1) {
     double mean = 0, var = 0;
@@ -72,14 +73,19 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   bool color() const { return color_; }
-  void line(const std::string& text, bool keep) {
+  // `text` is "name: status". Logs get one line per point with the times at the end; the
+  // terminal line starts with the time left, so a narrow terminal cuts the status, not the ETA.
+  void line(std::size_t done, std::size_t total, const std::string& text, double elapsed,
+            double left, bool keep) {
     if (!in_place_) {
-      std::cerr << text << "\n";
+      std::cerr << fmt::format("[{}/{}] {} ({:.0f} s elapsed, ~{:.0f} s left)\n", done, total, text,
+                               elapsed, left);
       return;
     }
+    const std::string full = fmt::format("[{}/{}, ~{:.0f} s left] {}", done, total, left, text);
     // A line wider than the terminal wraps, and \r would rewrite only its last row.
     const std::size_t width = std::size_t(std::max(20, terminal_columns(STDERR_FILENO) - 1));
-    std::cerr << "\r\033[K" << (keep || text.size() <= width ? text : text.substr(0, width))
+    std::cerr << "\r\033[K" << (keep || full.size() <= width ? full : full.substr(0, width))
               << (keep ? "\n" : "") << std::flush;
     pending_ = !keep;
   }
@@ -195,9 +201,7 @@ class Sweep {
       const std::string status = !error.empty() ? paint_warn("SKIPPED", c) + ": " + error
                                  : v.ok         ? rate_text(entry, samples) + ", verified"
                                         : paint_bad("VERIFICATION FAILED", c) + ": " + v.error;
-      progress_.line(fmt::format("[{}/{}] {}: {} ({:.0f} s elapsed, ~{:.0f} s left)", done_, total_,
-                                 name, status, elapsed, left),
-                     !error.empty() || !v.ok);
+      progress_.line(done_, total_, name + ": " + status, elapsed, left, !error.empty() || !v.ok);
     }
   }
 

@@ -31,8 +31,14 @@ std::string console_summary(const FileAnalysis& a) {
   using Row = std::vector<std::string>;
   std::vector<Row> rows = {{"space", "dtype", "points", "P", "B", "B_read", "I* (FLOP/byte)"}};
   std::vector<std::string> notes;
+  std::string unmeasured;
   for (const auto& g : a.groups) {
     const GroupFit& f = g.fit;
+    // Types a backend cannot run are one line below the table, not rows of dashes.
+    if (!f.measured) {
+      unmeasured += (unmeasured.empty() ? "" : ", ") + f.space + " " + f.dtype;
+      continue;
+    }
     Row row = {f.space, f.dtype, counts(a.points_of(f.space, f.dtype))};
     if (f.fit) {
       const Roof& r = f.fit->estimate.roof;
@@ -62,6 +68,7 @@ std::string console_summary(const FileAnalysis& a) {
     out += line + "\n";
   }
   for (const auto& n : notes) out += "  " + n + "\n";
+  if (!unmeasured.empty()) out += "  not measured: " + unmeasured + " (the report says why)\n";
   return out;
 }
 
