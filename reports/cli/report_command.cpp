@@ -56,7 +56,8 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
           p->family != "peak")
         // Register-only peak points sit at intensities of millions (one store per work item);
         // they are shown by the fitted P roof instead of stretching the axis.
-        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library"});
+        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
+                            p->family == "library" ? p->probe : std::string()});
     out.push_back(std::move(s));
   }
   return out;

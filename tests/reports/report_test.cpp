@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 
 #include "cli_test_support.hpp"
 
@@ -75,7 +76,7 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
         path);
     EXPECT_EQ(x.exit_code, 0) << svg << ": " << x.err;
     const std::string text = slurp(path);
-    EXPECT_NE(text.find(">I*="), std::string::npos) << svg;
+    EXPECT_NE(text.find(">I* "), std::string::npos) << svg;
     EXPECT_NE(text.find(">100 GFLOP/s<"), std::string::npos) << svg;
   }
   // A deliberately broken document fails the same check, so the check can fail.
@@ -156,6 +157,79 @@ TEST(Report, FilesOfOneHostAreToldApartByFolder) {
   EXPECT_NE(md.find("| devbox (2026-11-30/results.json) | OpenMP | fp64 |"), std::string::npos)
       << md;
   EXPECT_NE(md.find("| devbox (2026-12-01/results.json) | OpenMP | fp64 |"), std::string::npos);
+}
+
+// Text boxes of a chart, estimated as the chart estimates them (0.6 em per character, wider than
+// common sans-serif glyphs): x, y, font size and anchor from each <text>, rotated ones left out.
+struct TextBox {
+  std::string text;
+  double x0, y0, x1, y1;
+};
+
+std::vector<TextBox> text_boxes(const std::string& svg) {
+  std::vector<TextBox> out;
+  const std::regex text_re("<text ([^>]*)>([^<]*)</text>");
+  const std::regex num_re("(x|y|font-size)=\"([-0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re);
+       it != std::sregex_iterator(); ++it) {
+    const std::string attrs = (*it)[1], body = (*it)[2];
+    if (attrs.find("rotate") != std::string::npos) continue;
+    double x = 0, y = 0, size = 12;
+    for (auto a = std::sregex_iterator(attrs.begin(), attrs.end(), num_re);
+         a != std::sregex_iterator(); ++a) {
+      const double v = std::stod((*a)[2]);
+      if ((*a)[1] == "x") x = v;
+      if ((*a)[1] == "y") y = v;
+      if ((*a)[1] == "font-size") size = v;
+    }
+    std::size_t glyphs = 0;
+    for (unsigned char c : body) glyphs += (c & 0xC0) != 0x80;
+    const double w = 0.6 * size * double(glyphs);
+    const double left = attrs.find("text-anchor=\"end\"") != std::string::npos      ? x - w
+                        : attrs.find("text-anchor=\"middle\"") != std::string::npos ? x - w / 2
+                                                                                    : x;
+    out.push_back({body, left, y - 0.8 * size, left + w, y + 0.25 * size});
+  }
+  return out;
+}
+
+bool overlap(const TextBox& a, const TextBox& b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// Ridge labels ran together ("I*=4I*=46.61") and level labels stacked at the left edge.
+TEST(Report, ChartLabelsDoNotOverlap) {
+  TempDir out;
+  const auto r =
+      run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData + "/cpu_run_b.json " +
+                  kData + "/gpu_run.json " + kData + "/cpu_other_host.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int charts = 0;
+  for (const auto& e : std::filesystem::directory_iterator(out.path)) {
+    if (e.path().extension() != ".svg") continue;
+    ++charts;
+    const std::string svg = slurp(e.path().string());
+    const auto boxes = text_boxes(svg);
+    int ridge_labels = 0, roof_labels = 0;
+    for (const auto& b : boxes) {
+      ridge_labels += b.text.rfind("I* ", 0) == 0;
+      roof_labels += b.text.rfind("P ", 0) == 0 || b.text.rfind("B ", 0) == 0;
+    }
+    EXPECT_GT(ridge_labels, 0) << e.path();
+    EXPECT_GT(roof_labels, 0) << e.path();
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        EXPECT_FALSE(overlap(boxes[i], boxes[j])) << e.path().filename() << ": '" << boxes[i].text
+                                                  << "' overlaps '" << boxes[j].text << "'";
+      }
+  }
+  EXPECT_EQ(charts, 4);  // one per host and the overview
+  // The check can fail: the old ridge labels, 2 px apart, overlap.
+  const auto old = text_boxes(
+      "<text x=\"10\" y=\"10\" text-anchor=\"middle\">I*=4.46</text>"
+      "<text x=\"12\" y=\"10\" text-anchor=\"middle\">I*=6.61</text>");
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_TRUE(overlap(old[0], old[1]));
 }
 
 TEST(Fit, CsvTextAndJson) {
