@@ -69,7 +69,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand(
       "run", "Sweep the probes through Google Benchmark and write a results JSON");
-  run->add_option("--profile", o->run.profile, "quick | nightly | full | cache | FILE.json")
+  run->add_option("--profile", o->run.profile, "A sweep profile (see 'list') or FILE.json")
       ->capture_default_str();
   run->add_option("--space", o->run.filter.spaces,
                   "Execution space(s), comma-separated or repeated (default: all; see 'list')")
