@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 
 #include "cli_test_support.hpp"
 
@@ -166,22 +165,22 @@ struct TextBox {
   double x0, y0, x1, y1;
 };
 
+// The number in attribute `name="…"` of a tag's attributes, or `fallback`.
+double attribute(const std::string& attrs, const std::string& name, double fallback) {
+  const auto at = attrs.find(" " + name + "=\"");
+  return at == std::string::npos ? fallback : std::stod(attrs.substr(at + name.size() + 3));
+}
+
 std::vector<TextBox> text_boxes(const std::string& svg) {
   std::vector<TextBox> out;
-  const std::regex text_re("<text ([^>]*)>([^<]*)</text>");
-  const std::regex num_re("(x|y|font-size)=\"([-0-9.]+)\"");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re);
-       it != std::sregex_iterator(); ++it) {
-    const std::string attrs = (*it)[1], body = (*it)[2];
+  for (auto open = svg.find("<text"); open != std::string::npos;
+       open = svg.find("<text", open + 1)) {
+    const auto body_at = svg.find('>', open) + 1;
+    const std::string attrs = " " + svg.substr(open + 5, body_at - 1 - (open + 5));
+    const std::string body = svg.substr(body_at, svg.find("</text>", body_at) - body_at);
     if (attrs.find("rotate") != std::string::npos) continue;
-    double x = 0, y = 0, size = 12;
-    for (auto a = std::sregex_iterator(attrs.begin(), attrs.end(), num_re);
-         a != std::sregex_iterator(); ++a) {
-      const double v = std::stod((*a)[2]);
-      if ((*a)[1] == "x") x = v;
-      if ((*a)[1] == "y") y = v;
-      if ((*a)[1] == "font-size") size = v;
-    }
+    const double x = attribute(attrs, "x", 0), y = attribute(attrs, "y", 0);
+    const double size = attribute(attrs, "font-size", 12);
     std::size_t glyphs = 0;
     for (unsigned char c : body) glyphs += (c & 0xC0) != 0x80;
     const double w = 0.6 * size * double(glyphs);
