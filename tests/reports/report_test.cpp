@@ -231,6 +231,20 @@ TEST(Report, ChartLabelsDoNotOverlap) {
   EXPECT_TRUE(overlap(old[0], old[1]));
 }
 
+// The Kokkos-free reporter answers like ridgeline itself.
+TEST(ReporterCli, VersionUsageAndDidYouMean) {
+  const auto v = run_command(kBin + " --version");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_EQ(v.out.rfind("ridgeline-report ", 0), 0u) << v.out;
+  const auto bare = run_command(kBin);
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("Usage:"), std::string::npos) << bare.err;
+  const auto typo = run_command(kBin + " reprot x.json");
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("unknown command 'reprot' (did you mean 'report'?)"), std::string::npos)
+      << typo.err;
+}
+
 TEST(Fit, CsvTextAndJson) {
   const auto t = run_command(kBin + " fit --csv " + kData + "/roofline.csv");
   ASSERT_EQ(t.exit_code, 0) << t.err;
