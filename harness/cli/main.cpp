@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/harness_commands.hpp"
+#include "context/context.hpp"
 
 namespace {
 
@@ -23,10 +24,13 @@ void bind_threads_or_reexec(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   bind_threads_or_reexec(argc, argv);
-  CLI::App app{"ridgeline: measure a machine's roofline (peak FLOP/s, bandwidth, ridge point)"};
+  CLI::App app{"ridgeline: measure a machine's roofline (peak FLOP/s, bandwidth, ridge point)",
+               "ridgeline"};
+  app.set_version_flag("-V,--version", ridgeline::version_line());
   int exit_code = 0;
   ridgeline::add_info_command(app, exit_code);
   ridgeline::add_run_command(app, exit_code);
+  ridgeline::add_list_command(app, exit_code);
   ridgeline::add_report_commands(app, exit_code);
   return ridgeline::run_app(app, argc, argv, exit_code);
 }

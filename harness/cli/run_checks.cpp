@@ -80,6 +80,12 @@ BenchmarkArgs check_benchmark_args(const std::vector<std::string>& flags) {
       out.args.push_back(flag);
       continue;
     }
+    if (name == "--benchmark_display_aggregates_only") {
+      if (has_value && !one_of(value, {"true", "false", "1", "0"}))
+        throw bad("must be true or false");
+      out.display_aggregates_only = !has_value || value == "true" || value == "1";
+      continue;
+    }
     if (!has_value || value.empty()) throw bad("needs a value (--flag=value)");
     if (name == "--benchmark_repetitions") {
       long long n = 0;
@@ -114,7 +120,8 @@ BenchmarkArgs check_benchmark_args(const std::vector<std::string>& flags) {
     } else {
       throw InputError("", name,
                        "not supported by ridgeline run (supported: filter, list_tests, "
-                       "repetitions, min_time, min_warmup_time, format, out, out_format, color, "
+                       "display_aggregates_only, repetitions, min_time, min_warmup_time, format, "
+                       "out, out_format, color, "
                        "counters_tabular, time_unit, context)");
     }
   }

@@ -18,6 +18,9 @@ CLI::Validator thread_count_validator();
 struct BenchmarkArgs {
   std::vector<std::string> args;  // checked, in this Google Benchmark version's syntax
   bool list_only = false;         // --benchmark_list_tests
+  // --benchmark_display_aggregates_only: kept from Google Benchmark, which would then hand the
+  // reporter no repetitions to record; ridgeline's --verbose table honours it instead.
+  bool display_aggregates_only = false;
 };
 
 // The --benchmark_* flags ridgeline supports, each value checked: filter, list_tests,

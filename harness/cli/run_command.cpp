@@ -1,22 +1,47 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "cli/harness_commands.hpp"
 #include "cli/kokkos_session.hpp"
 #include "cli/run_checks.hpp"
+#include "cli/suggest.hpp"
+#include "context/context.hpp"
 #include "results/input_error.hpp"
 #include "sweep/runner.hpp"
 
 namespace ridgeline {
 namespace {
 
-const std::vector<std::string> kProbeNames = {
-    "bandwidth",   "copy",    "scale",  "add",   "triad",   "dot",          "read",
-    "fill",        "fma",     "fma_xy", "peak",  "cache",   "cache_update", "cache_read",
-    "cache_triad", "library", "gemm",   "axpby", "lib_dot", "deep_copy", "vendor_gemm"};
+// --probe takes a family (all of its probes) or one probe; `list` prints this table.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kProbeFamilies = {
+    {"bandwidth", {"copy", "scale", "add", "triad", "dot", "read", "fill"}},
+    {"fma", {"fma", "fma_xy"}},
+    {"peak", {"peak"}},
+    {"cache", {"cache_update", "cache_read", "cache_triad"}},
+    {"library", {"gemm", "axpby", "lib_dot", "deep_copy", "vendor_gemm"}}};
+
+std::vector<std::string> probe_names() {
+  std::vector<std::string> names;
+  for (const auto& [family, probes] : kProbeFamilies) {
+    names.push_back(family);
+    for (const auto& p : probes)
+      if (p != family) names.push_back(p);
+  }
+  return names;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Storage types; tf32 (vendor_gemm only) rides with fp32.
+const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16", "tf32"};
 
 // The build's default (CMake RIDGELINE_SPACES, e.g. the `serial` preset): a ;-separated list.
 std::vector<std::string> default_spaces() {
@@ -44,24 +69,43 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand(
       "run", "Sweep the probes through Google Benchmark and write a results JSON");
-  run->add_option("--profile", o->run.profile, "quick | nightly | full | cache | FILE.json")
+  run->add_option("--profile", o->run.profile, "A sweep profile (see 'list') or FILE.json")
       ->capture_default_str();
-  run->add_option("--space", o->run.filter.spaces, "Execution space(s) to probe (default: all)");
-  run->add_option("--probe", o->run.filter.probes, "Probe(s) or families to run (default: all)");
+  run->add_option("--space", o->run.filter.spaces,
+                  "Execution space(s), comma-separated or repeated (default: all; see 'list')")
+      ->delimiter(',');
+  run->add_option("--probe", o->run.filter.probes,
+                  "Probe(s) or families, comma-separated or repeated (default: all; see 'list')")
+      ->delimiter(',');
+  run->add_option("--dtype", o->run.filter.dtypes,
+                  "Data type(s): fp64, fp32, fp16, bf16, tf32 (default: the profile's)")
+      ->delimiter(',');
   run->add_option("--out", o->run.out, "Results file, rewritten after every point")
       ->capture_default_str();
-  run->add_flag("--resume", o->run.resume, "Keep the points already in --out and measure the rest");
-  run->add_flag("--quiet", o->run.quiet, "No progress on stderr, no benchmark table");
+  auto* resume = run->add_flag("--resume", o->run.resume,
+                               "Keep the points already in --out, measure the rest");
+  run->add_flag("--force", o->run.force, "Replace an existing --out file")->excludes(resume);
+  auto* quiet = run->add_flag("--quiet", o->run.quiet, "No progress and no summary: errors only");
+  run->add_flag("--verbose", o->run.verbose,
+                "Also show Google Benchmark's table (every repetition) on stdout")
+      ->excludes(quiet);
   run->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)")
       ->check(thread_count_validator());
   run->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
-  auto* testing = run->add_option_group("Testing", "Hooks for ridgeline's own tests");
-  testing->add_option("--test-plant-error", o->run.plant_error,
-                      "Corrupt this probe's output before verification");
-  testing->add_option("--test-slowdown", o->slowdown,
-                      "PROBE:N runs PROBE's kernel N times per timed iteration");
-  testing->add_option("--test-fail-setup", o->run.fail_setup,
-                      "Make this probe's setup fail, as an allocation failure would");
+  // Hooks for ridgeline's own tests, hidden from --help (an empty group is not listed).
+  run->add_option("--test-plant-error", o->run.plant_error,
+                  "Corrupt this probe's output before verification")
+      ->group("");
+  run->add_option("--test-slowdown", o->slowdown,
+                  "PROBE:N runs PROBE's kernel N times per timed iteration")
+      ->group("");
+  run->add_option("--test-fail-setup", o->run.fail_setup,
+                  "Make this probe's setup fail, as an allocation failure would")
+      ->group("");
+  run->footer(
+      "Google Benchmark flags (--benchmark_*) pass through, e.g. "
+      "--benchmark_out=gb.json --benchmark_out_format=json (csv also) for its own JSON or CSV "
+      "beside the results file.");
   // --benchmark_* flags go to Google Benchmark untouched.
   run->allow_extras();
   run->callback([o, run, &exit_code] {
@@ -75,12 +119,25 @@ void add_run_command(CLI::App& app, int& exit_code) {
     const BenchmarkArgs checked = check_benchmark_args(flags);
     o->run.benchmark_args = checked.args;
     o->run.list_only = checked.list_only;
+    o->run.display_aggregates_only = checked.display_aggregates_only;
     for (const auto& f : checked.args)
       if (f == "--benchmark_out=" + o->run.out)
         throw InputError("", "--benchmark_out", "is the results file --out; choose another file");
+    const std::vector<std::string> probes = probe_names();
     for (const auto& p : o->run.filter.probes)
-      if (std::find(kProbeNames.begin(), kProbeNames.end(), p) == kProbeNames.end())
-        throw InputError("", "--probe", "unknown probe '" + p + "'");
+      if (std::find(probes.begin(), probes.end(), p) == probes.end())
+        throw InputError("", "--probe",
+                         "unknown probe '" + p + "'" + did_you_mean(p, probes) +
+                             " (probes and families: " + join(probes) + ")");
+    for (const auto& d : o->run.filter.dtypes)
+      if (std::find(kDtypes.begin(), kDtypes.end(), d) == kDtypes.end())
+        throw InputError("", "--dtype",
+                         "unknown dtype '" + d + "'" + did_you_mean(d, kDtypes) +
+                             " (known: " + join(kDtypes) + ")");
+    // A long sweep must not be lost to a repeated command line.
+    if (!o->run.list_only && !o->run.resume && !o->run.force && std::filesystem::exists(o->run.out))
+      throw InputError(o->run.out, "",
+                       "exists; --resume measures only the points it lacks, --force replaces it");
     for (const auto& s : o->slowdown) {
       const auto [probe, n] = parse_slowdown(s);
       o->run.slowdown[probe] = n;
@@ -88,6 +145,26 @@ void add_run_command(CLI::App& app, int& exit_code) {
     if (o->run.filter.spaces.empty()) o->run.filter.spaces = default_spaces();
     KokkosSession session(o->kokkos_args, o->threads);
     exit_code = run_sweep(o->run);
+  });
+}
+
+void add_list_command(CLI::App& app, int& exit_code) {
+  CLI::App* list = app.add_subcommand(
+      "list", "List the probes, execution spaces, dtypes and sweep profiles 'run' accepts");
+  list->callback([&exit_code] {
+    std::cout << "Probes (--probe takes a family or a probe):\n";
+    for (const auto& [family, probes] : kProbeFamilies)
+      std::cout << fmt::format("  {:<10} {}\n", family, join(probes));
+    std::cout << "\nExecution spaces in this build (--space): " << join(enabled_space_names())
+              << "\n  default: "
+              << (default_spaces().empty() ? "all of them" : join(default_spaces())) << "\n";
+    std::cout << "\nDtypes (--dtype): " << join(kDtypes)
+              << "\n  fp16 and bf16 run on device backends only; tf32 is vendor_gemm's\n";
+    std::cout << "\nSweep profiles (--profile NAME, or a path to a JSON file) in "
+              << sweep_profiles_dir() << ":\n";
+    for (const auto& [name, description] : list_sweep_profiles())
+      std::cout << fmt::format("  {:<17} {}\n", name, description);
+    exit_code = kExitOk;
   });
 }
 

@@ -16,6 +16,7 @@
 #include "host/cpu_info.hpp"
 #include "locate/profiles_root.hpp"
 #include "provenance.hpp"
+#include "render/units.hpp"
 #include "spaces.hpp"
 
 namespace ridgeline {
@@ -60,10 +61,15 @@ std::string bytes_text(double b) {
     b /= 1024;
     ++u;
   }
-  return fmt::format("{:g} {}", b, units[u]);
+  return format_sig(b) + " " + units[u];
 }
 
 }  // namespace
+
+std::string version_line() {
+  return fmt::format("ridgeline {} (git {}), Kokkos {}, Google Benchmark {}", RIDGELINE_VERSION,
+                     RIDGELINE_GIT_REVISION, compat::kokkos_version(), RIDGELINE_BENCHMARK_VERSION);
+}
 
 json machine_context() {
   json j;

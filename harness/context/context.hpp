@@ -15,6 +15,10 @@ nlohmann::json machine_context();
 // --benchmark_* flags passed through (a filter makes a partial run).
 nlohmann::json run_context(const std::vector<std::string>& benchmark_args = {});
 
+// "ridgeline 0.1.0 (git 39080a3b7dc1), Kokkos 3.4.1, Google Benchmark 1.7.1": for --version;
+// needs no Kokkos initialisation.
+std::string version_line();
+
 // Human-readable form of machine_context() for `ridgeline info`.
 std::string format_context(const nlohmann::json& context);
 

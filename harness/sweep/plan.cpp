@@ -405,6 +405,14 @@ std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& conte
   Planner planner(profile, context, filter);
   for_each_space([&](auto* s) { planner.space<std::decay_t<decltype(*s)>>(); });
   std::vector<PointPlan> plan = planner.take();
+  if (!filter.dtypes.empty()) {
+    // Probes allocate in setup(), so planning every dtype and dropping some costs nothing.
+    const auto unwanted = [&filter](const PointPlan& p) {
+      return !wanted(filter.dtypes, p.info.dtype) &&
+             !(p.info.dtype == "tf32" && wanted(filter.dtypes, "fp32"));
+    };
+    plan.erase(std::remove_if(plan.begin(), plan.end(), unwanted), plan.end());
+  }
   // Names are the ids results, resume and compare match points by: one name, one point.
   std::set<std::string> names;
   for (const auto& p : plan)

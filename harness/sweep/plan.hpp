@@ -14,6 +14,7 @@ namespace ridgeline {
 struct PlanFilter {
   std::vector<std::string> spaces;  // empty: all
   std::vector<std::string> probes;  // empty: all
+  std::vector<std::string> dtypes;  // empty: all of the profile's (tf32 rides with fp32)
 };
 
 // `context` is machine_context(): cache and memory sizes come from it.

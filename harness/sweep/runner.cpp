@@ -2,20 +2,27 @@
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
+#include "cli/terminal.hpp"
 #include "compat/kokkos_compat.hpp"
 #include "context/context.hpp"
+#include "fit/analysis.hpp"
 #include "measurement.hpp"
+#include "render/console_summary.hpp"
+#include "render/units.hpp"
 #include "results/file_lock.hpp"
 #include "results/input_error.hpp"
 #include "sweep/benchmark_compat.hpp"
@@ -30,21 +37,78 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string rate_text(const nlohmann::json& p) {
+// "I=0.0833, 2.21 GFLOP/s, 26.4 GB/s, ±1.2 %": what the point measured, three digits each.
+std::string rate_text(const nlohmann::json& p, const std::vector<double>& samples) {
+  std::vector<std::string> parts;
+  if (p["intensity"].is_number()) parts.push_back("I=" + format_sig(p["intensity"].get<double>()));
+  if (p["flops_per_s"].is_number() && p["flops_per_s"].get<double>() > 0)
+    parts.push_back(format_flops(p["flops_per_s"].get<double>()));
+  // The peak probe stores one value per work item: its byte/s says nothing.
+  if (p["bytes_per_s"].is_number() && p["bytes_per_s"].get<double>() > 0 && p["family"] != "peak")
+    parts.push_back(format_bytes_per_s(p["bytes_per_s"].get<double>()));
+  if (samples.size() > 1) {
+    double mean = 0, var = 0;
+    for (double x : samples) mean += x / double(samples.size());
+    for (double x : samples) var += (x - mean) * (x - mean) / double(samples.size() - 1);
+    if (mean > 0) parts.push_back(fmt::format("±{:.1f} %", 100 * std::sqrt(var) / mean));
+  }
   std::string s;
-  if (p["flops_per_s"].is_number())
-    s += fmt::format("{:.3g} GFLOP/s", p["flops_per_s"].get<double>() / 1e9);
-  if (p["bytes_per_s"].is_number())
-    s += fmt::format("{}{:.3g} GB/s", s.empty() ? "" : ", ", p["bytes_per_s"].get<double>() / 1e9);
+  for (const auto& part : parts) s += (s.empty() ? "" : ", ") + part;
   return s;
 }
+
+int terminal_columns(int fd) {
+  winsize w{};
+  return ioctl(fd, TIOCGWINSZ, &w) == 0 && w.ws_col > 0 ? w.ws_col : 100;
+}
+
+// Progress on stderr: one line per point in logs and pipes; on a terminal one line that updates
+// in place, with failed and skipped points kept above it.
+class Progress {
+ public:
+  explicit Progress(bool in_place)
+      : in_place_(in_place && isatty(STDERR_FILENO)), color_(color_enabled(STDERR_FILENO)) {}
+  ~Progress() { clear(); }
+  Progress(const Progress&) = delete;  // owns the terminal line
+  Progress& operator=(const Progress&) = delete;
+
+  bool color() const { return color_; }
+  // `text` is "name: status". Logs get one line per point with the times at the end; the
+  // terminal line starts with the time left, so a narrow terminal cuts the status, not the ETA.
+  void line(std::size_t done, std::size_t total, const std::string& text, double elapsed,
+            double left, bool keep) {
+    if (!in_place_) {
+      std::cerr << fmt::format("[{}/{}] {} ({:.0f} s elapsed, ~{:.0f} s left)\n", done, total, text,
+                               elapsed, left);
+      return;
+    }
+    const std::string full = fmt::format("[{}/{}, ~{:.0f} s left] {}", done, total, left, text);
+    // A line wider than the terminal wraps, and \r would rewrite only its last row.
+    const std::size_t width = std::size_t(std::max(20, terminal_columns(STDERR_FILENO) - 1));
+    std::cerr << "\r\033[K" << (keep || full.size() <= width ? full : full.substr(0, width))
+              << (keep ? "\n" : "") << std::flush;
+    pending_ = !keep;
+  }
+  void clear() {
+    if (pending_) std::cerr << "\r\033[K" << std::flush;
+    pending_ = false;
+  }
+
+ private:
+  bool in_place_, color_;
+  bool pending_ = false;
+};
 
 // Owns the sweep: the plan, the probe being measured, and the results file.
 class Sweep {
  public:
   Sweep(const RunOptions& o, const SweepProfile& profile, std::vector<PointPlan> plan,
         ResultsWriter& writer)
-      : options_(o), profile_(profile), plan_(std::move(plan)), writer_(writer) {}
+      : options_(o),
+        profile_(profile),
+        plan_(std::move(plan)),
+        writer_(writer),
+        progress_(!o.verbose) {}
 
   // Google Benchmark calls this once per repetition (and while it sizes the iteration count).
   void measure(std::size_t idx, benchmark::State& state) {
@@ -132,14 +196,18 @@ class Sweep {
     ++done_;
     if (!options_.quiet) {
       const double elapsed = seconds_since(start_);
-      const double left = elapsed / done_ * double(total_ - done_);
-      std::string status = !error.empty() ? "SKIPPED: " + error
-                           : v.ok         ? rate_text(entry) + ", verified"
-                                          : "VERIFICATION FAILED: " + v.error;
-      std::cerr << fmt::format("[{}/{}] {}: {} ({:.0f} s elapsed, ~{:.0f} s left)\n", done_, total_,
-                               name, status, elapsed, left);
+      const double left = elapsed / double(done_) * double(total_ - done_);
+      const bool c = progress_.color();
+      const std::string status = !error.empty() ? paint_warn("SKIPPED", c) + ": " + error
+                                 : v.ok         ? rate_text(entry, samples) + ", verified"
+                                        : paint_bad("VERIFICATION FAILED", c) + ": " + v.error;
+      progress_.line(done_, total_, name + ": " + status, elapsed, left, !error.empty() || !v.ok);
     }
   }
+
+  // Clears the in-place progress line before the summary.
+  void end_progress() { progress_.clear(); }
+  double elapsed_s() const { return seconds_since(start_); }
 
   void register_all(const std::set<std::string>& already_done) {
     for (std::size_t i = 0; i < plan_.size(); ++i) {
@@ -167,6 +235,7 @@ class Sweep {
   // Every registered point was reported (a --benchmark_filter leaves some out).
   std::size_t unfinished() const { return total_ - done_; }
   std::size_t setup_failures() const { return setup_failures_; }
+  std::size_t registered() const { return total_; }
 
  private:
   MeasurementBackend& backend_for(const std::string& space) {
@@ -221,26 +290,46 @@ class Sweep {
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
-  std::size_t active_ = SIZE_MAX;                         // the point whose probe is set up
-  std::size_t running_ = SIZE_MAX;  // the point Google Benchmark measured last
+  std::size_t active_ = SIZE_MAX;             // the point whose probe is set up
+  std::size_t running_ = SIZE_MAX;            // the point Google Benchmark measured last
   std::size_t done_ = 0, total_ = 0, setup_failures_ = 0;
   Clock::time_point start_;
+  Progress progress_;
 };
 
-// Collects every repetition for the results file; shows Google Benchmark's table unless quiet.
+// Collects every repetition for the results file; shows Google Benchmark's table with --verbose.
 class SweepReporter final : public benchmark::ConsoleReporter {
  public:
-  SweepReporter(Sweep& sweep, bool quiet)
+  SweepReporter(Sweep& sweep, bool show_table, bool aggregates_only)
       : benchmark::ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_None),
         sweep_(sweep),
-        quiet_(quiet) {}
+        show_table_(show_table),
+        aggregates_only_(aggregates_only) {}
 
   bool ReportContext(const Context& context) override {
-    return quiet_ || benchmark::ConsoleReporter::ReportContext(context);
+    if (!show_table_) return true;
+    // Debian's libbenchmark is built without NDEBUG, so its context warns "Library was built as
+    // DEBUG". The warning is about the library's own loop, which manual time leaves untimed.
+    std::ostringstream err;
+    std::ostream& real_err = GetErrorStream();
+    SetErrorStream(&err);
+    const bool ok = benchmark::ConsoleReporter::ReportContext(context);
+    SetErrorStream(&real_err);
+    real_err << err.str();
+    if (err.str().find("DEBUG") != std::string::npos)
+      real_err << "(ridgeline: this concerns libbenchmark itself, built without NDEBUG; ridgeline "
+                  "times each iteration with its own fenced timer (manual time), so the "
+                  "library's checks are outside the timed region)\n";
+    return ok;
   }
 
   void ReportRuns(const std::vector<Run>& runs) override {
-    if (!quiet_) benchmark::ConsoleReporter::ReportRuns(runs);
+    if (show_table_) {
+      std::vector<Run> shown;
+      for (const Run& r : runs)
+        if (!aggregates_only_ || r.run_type == Run::RT_Aggregate) shown.push_back(r);
+      benchmark::ConsoleReporter::ReportRuns(shown);
+    }
     std::map<std::string, std::vector<double>> samples;
     std::map<std::string, std::string> errors;
     std::vector<std::string> order;
@@ -260,8 +349,31 @@ class SweepReporter final : public benchmark::ConsoleReporter {
 
  private:
   Sweep& sweep_;
-  bool quiet_;
+  bool show_table_, aggregates_only_;
 };
+
+// The end of a run: counts and time on stderr, then P, B, B_read and I* per space × dtype on
+// stdout, from the file just written (the same fit `report` makes).
+void print_summary(const RunOptions& o, double seconds) {
+  Results results = load_results(o.out);
+  int verified = 0, failed = 0, skipped = 0;
+  for (const Point& p : results.points)
+    (p.measured() ? (p.verified ? verified : failed) : skipped) += 1;
+  const bool c = color_enabled(STDERR_FILENO);
+  std::cerr << fmt::format("ridgeline: {} points in {:.0f} s: {} verified, {}{} skipped -> {}\n",
+                           results.points.size(), seconds, verified,
+                           failed ? paint_bad(fmt::format("{} FAILED", failed), c) + ", " : "",
+                           skipped, o.out);
+  std::cout << console_summary(analyze(std::move(results))) << std::flush;
+}
+
+void print_summary_or_why_not(const RunOptions& o, double seconds) {
+  try {
+    print_summary(o, seconds);
+  } catch (const std::exception& e) {  // the run's own outcome stands; only the summary is lost
+    std::cerr << "ridgeline: note: no summary: " << e.what() << "\n";
+  }
+}
 
 }  // namespace
 
@@ -299,10 +411,17 @@ int run_sweep(const RunOptions& o) {
 
   Sweep sweep(o, profile, std::move(plan), writer);
   sweep.register_all(done);
-  SweepReporter reporter(sweep, o.quiet);
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  SweepReporter reporter(sweep, o.verbose && !o.quiet, o.display_aggregates_only);
+  // Nothing left (a resume of a finished file): Google Benchmark would only say its filter
+  // matched nothing.
+  if (sweep.registered() == 0 && !o.list_only) {
+    if (!o.quiet) std::cerr << "ridgeline: " << o.out << ": every planned point is already there\n";
+  } else {
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
   benchmark::ClearRegisteredBenchmarks();
   benchmark::Shutdown();
+  sweep.end_progress();
   if (o.list_only) return kExitOk;
   // Complete only when every planned point is in the file (a --benchmark_filter ran fewer).
   const std::size_t unfinished = sweep.unfinished();
@@ -312,6 +431,8 @@ int run_sweep(const RunOptions& o) {
         "ridgeline: warning: {}: {} point(s) were not run (--benchmark_filter?); the file is "
         "marked incomplete, --resume runs them\n",
         o.out, unfinished);
+
+  if (!o.quiet) print_summary_or_why_not(o, sweep.elapsed_s());
 
   const int failed = writer.failed_points();
   const std::size_t setup_failed = sweep.setup_failures();

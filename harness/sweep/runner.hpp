@@ -13,7 +13,10 @@ struct RunOptions {
   std::string profile = "quick";
   std::string out = "results.json";
   bool resume = false;
-  bool quiet = false;
+  bool quiet = false;    // no progress, no summary: errors only
+  bool verbose = false;  // Google Benchmark's own table (every repetition) on stdout
+  bool force = false;    // replace an existing results file
+  bool display_aggregates_only = false;  // --benchmark_display_aggregates_only, for --verbose
   PlanFilter filter;
   std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed through (checked)
   bool list_only = false;                   // --benchmark_list_tests: print names, write nothing

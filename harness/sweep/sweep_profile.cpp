@@ -179,6 +179,23 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   return p;
 }
 
+std::vector<std::pair<std::string, std::string>> list_sweep_profiles() {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(sweep_profiles_dir(), ec)) {
+    if (e.path().extension() != ".json") continue;
+    std::string description;
+    try {
+      description = read_json_file(e.path().string(), "sweep profile").value("description", "");
+    } catch (const std::exception& err) {
+      description = std::string("(unreadable: ") + err.what() + ")";
+    }
+    out.emplace_back(e.path().stem().string(), description);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 SweepProfile load_sweep_profile(const std::string& name_or_path) {
   namespace fs = std::filesystem;
   std::string path = name_or_path;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ridgeline {
@@ -60,5 +61,8 @@ SweepProfile load_sweep_profile(const std::string& name_or_path);
 SweepProfile parse_sweep_profile(const nlohmann::json& j, const std::string& source);
 
 std::string sweep_profiles_dir();
+
+// Name and description of every profile in sweep_profiles_dir(), sorted by name (`list`).
+std::vector<std::pair<std::string, std::string>> list_sweep_profiles();
 
 }  // namespace ridgeline

@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -8,6 +9,7 @@
 #include "cli/fit_command.hpp"
 #include "cli/place_command.hpp"
 #include "cli/report_command.hpp"
+#include "cli/suggest.hpp"
 #include "results/input_error.hpp"
 
 namespace ridgeline {
@@ -20,10 +22,57 @@ void add_report_commands(CLI::App& app, int& exit_code) {
   add_compare_command(app, exit_code);
 }
 
+namespace {
+
+// What CLI11 would answer with "A subcommand is required": a bare call, `help [COMMAND]`, a
+// mistyped command, an option before the command. Returns the exit status, or -1 to parse.
+int before_subcommand(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  const std::string prog = app.get_name().empty() ? "ridgeline" : app.get_name();
+  if (argc < 2) {
+    std::cerr << app.help() << "\n" << prog << ": error: a command is required\n";
+    return kExitBadInput;
+  }
+  const std::string first = argv[1];
+  if (first == "help") {
+    if (argc < 3) {
+      std::cout << app.help();
+      return kExitOk;
+    }
+    for (CLI::App* sub : app.get_subcommands({}))
+      if (sub->get_name() == argv[2]) {
+        std::cout << sub->help();
+        return kExitOk;
+      }
+    std::cerr << prog << ": error: unknown command '" << argv[2] << "'"
+              << did_you_mean(argv[2], names) << "\n";
+    return kExitBadInput;
+  }
+  if (std::find(names.begin(), names.end(), first) != names.end()) return -1;
+  if (first.rfind('-', 0) == 0) {
+    if (first == "-h" || first == "--help" || first == "--help-all" || first == "-V" ||
+        first == "--version")
+      return -1;
+    std::cerr << prog << ": error: '" << first
+              << "' comes before a command; options follow it, e.g. '" << prog << " run " << first
+              << "' (see '" << prog << " --help')\n";
+    return kExitBadInput;
+  }
+  std::cerr << prog << ": error: unknown command '" << first << "'" << did_you_mean(first, names)
+            << "; see '" << prog << " --help'\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
 int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
   app.require_subcommand(1);
+  if (const int early = before_subcommand(app, argc, argv); early >= 0) return early;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "fit/analysis.hpp"
 #include "render/report_markdown.hpp"
@@ -55,18 +56,53 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool wit
           p->family != "peak")
         // Register-only peak points sit at intensities of millions (one store per work item);
         // they are shown by the fitted P roof instead of stretching the axis.
-        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library"});
+        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
+                            p->family == "library" ? p->probe : std::string()});
     out.push_back(std::move(s));
   }
   return out;
+}
+
+// Files are named by host; files of one host (the nightly layout, results.json in dated
+// folders) add the shortest part of their path that tells them apart.
+void label_by_host(std::vector<FileAnalysis>& files) {
+  namespace fs = std::filesystem;
+  auto host = [](const FileAnalysis& f) {
+    return f.results.hostname.empty() ? f.label : f.results.hostname;
+  };
+  std::vector<std::string> labels;
+  for (const auto& f : files) {
+    std::vector<const FileAnalysis*> same;
+    for (const auto& g : files)
+      if (host(g) == host(f)) same.push_back(&g);
+    if (same.size() == 1) {
+      labels.push_back(host(f));
+      continue;
+    }
+    auto distinct = [&same](auto part) {
+      std::set<std::string> seen;
+      for (const FileAnalysis* g : same) seen.insert(part(*g));
+      return seen.size() == same.size();
+    };
+    auto name = [](const FileAnalysis& g) { return fs::path(g.results.file).filename().string(); };
+    auto folder = [](const FileAnalysis& g) {
+      return fs::path(g.results.file).parent_path().filename().string();
+    };
+    const std::string which = distinct(name)     ? name(f)
+                              : distinct(folder) ? folder(f) + "/" + name(f)
+                                                 : f.results.file;
+    labels.push_back(host(f) + " (" + which + ")");
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) files[i].label = labels[i];
 }
 
 int run_report(const ReportOptions& o) {
   std::vector<FileAnalysis> files;
   for (const auto& path : o.files) {
     files.push_back(analyze(load_results(path)));
-    require_some_fit(files.back());
+    require_some_measured(files.back());
   }
+  label_by_host(files);
   std::vector<MachineProfile> profiles;
   try {
     profiles = load_machine_profiles(machine_profiles_dir());
@@ -86,15 +122,16 @@ int run_report(const ReportOptions& o) {
     for (std::size_t i = 0; i < files.size(); ++i)
       if (files[i].results.hostname == host)
         for (auto& s : chart_series(files[i], int(i), several)) series.push_back(std::move(s));
+    if (series.empty()) continue;  // nothing fitted: the report's tables say what was measured
     links.push_back({host, unique_chart_file(links, file_safe(host))});
     svgs.push_back(render_roofline_svg("ridgeline roofline: " + host, series));
   }
-  if (hosts.size() > 1) {
+  if (links.size() > 1) {
     std::vector<ChartSeries> series;
     for (std::size_t i = 0; i < files.size(); ++i)
       for (auto& s : chart_series(files[i], int(i), true)) series.push_back(std::move(s));
     links.push_back({"all hosts", unique_chart_file(links, "all")});
-    svgs.push_back(render_roofline_svg("ridgeline roofline: all files", series));
+    svgs.push_back(render_roofline_svg("ridgeline roofline: all hosts", series));
   }
   const std::string md = render_report_markdown(files, links, profiles);
 
@@ -106,6 +143,12 @@ int run_report(const ReportOptions& o) {
   write_text_atomically(o.out + "/report.md", md);
   std::cout << "wrote " << o.out << "/report.md and " << links.size() << " chart"
             << (links.size() == 1 ? "" : "s") << "\n";
+  for (const auto& f : files)
+    for (const auto& g : f.groups)
+      if (g.fit.measured && !g.fit.fit)
+        std::cerr << "ridgeline: note: " << f.results.file << ": " << g.fit.space << "/"
+                  << g.fit.dtype << " has no roofs (" << g.fit.not_fitted
+                  << "); the report shows its points\n";
   return kExitOk;
 }
 

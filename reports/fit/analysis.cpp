@@ -55,4 +55,10 @@ void require_some_fit(const FileAnalysis& a) {
   throw InputError(a.results.file, "points", "no measured point to fit");
 }
 
+void require_some_measured(const FileAnalysis& a) {
+  for (const auto& p : a.results.points)
+    if (p.measured()) return;
+  throw InputError(a.results.file, "points", "no measured point to report");
+}
+
 }  // namespace ridgeline

@@ -44,4 +44,8 @@ FileAnalysis analyze(Results results, int replicates = 1000, std::uint64_t seed 
 // Throws InputError naming the file when not one group of it could be fitted.
 void require_some_fit(const FileAnalysis& a);
 
+// Throws InputError naming the file when it holds no measured point (a report of a partial run
+// shows what was measured; an empty file has nothing to show).
+void require_some_measured(const FileAnalysis& a);
+
 }  // namespace ridgeline

@@ -94,6 +94,12 @@ MachineProfile load_machine_profile(const std::string& path) {
   const json& clock = require(j, "clock", path, "");
   m.clock_assumed = require_string(clock, "assumed", path, "clock.");
   m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.", 1e5);
+  if (j.contains("compute_units") && !j["compute_units"].is_null()) {
+    const json& cu = j["compute_units"];
+    if (!cu.is_number_integer() || cu.get<long long>() < 1 || cu.get<long long>() > 1000000)
+      throw InputError(path, "compute_units", "must be an integer in [1, 1000000]");
+    m.compute_units = cu.get<int>();
+  }
   const json& mem = require(j, "memory", path, "");
   m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
   if (mem.contains("l2_bytes"))

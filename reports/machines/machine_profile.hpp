@@ -27,6 +27,9 @@ struct MachineProfile {
   double clock_mhz = 0;
   double bandwidth = 0;  // byte/s
   double l2_bytes = 0;   // 0 when not given
+  // SMs or CUs of a GPU; a CPU sheet's cores or hardware threads (0 when not given): a CPU
+  // sheet describes a machine of that size only.
+  int compute_units = 0;
   std::vector<SpecPeak> peaks;
 
   // The highest dense peak for a dtype (optionally of one unit kind), if the sheet lists one.
@@ -46,7 +49,8 @@ std::vector<MachineProfile> load_machine_profiles(const std::string& dir);
 // By id (file stem) or name, case-insensitive; throws InputError listing the known ids.
 MachineProfile find_machine_profile(const std::string& id_or_name, const std::string& dir);
 
-// The first profile whose `match` substrings occur in a device name, if any.
+// The first profile whose `match` substrings occur in a device name, if any. A substring can
+// match a whole product line: callers check compute_units before holding results against it.
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
                                                     const std::vector<MachineProfile>& profiles);
 

@@ -37,40 +37,104 @@ std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b, boo
   if (!ctx.contains(a) || !ctx[a].is_object() || !ctx[a].contains(b)) return "–";
   const auto& v = ctx[a][b];
   if (v.is_null()) return "–";
-  const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  std::string text;
+  if (v.is_array()) {  // ["OpenMP","Serial"] reads as OpenMP, Serial
+    for (const auto& x : v)
+      text += (text.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
+  } else {
+    text = v.is_string() ? v.get<std::string>() : v.dump();
+  }
   return code ? md_code(text) : md_text(text);
 }
 
+// How one space's roofs may be held against a sheet. CPU sheets describe a machine of so many
+// compute units: another core count is another machine (an "AMD EPYC" sheet must not grade a
+// 96-core host), and a space running fewer threads than the sheet's units gets its share of P;
+// the sheet's memory bandwidth has no per-thread share.
+struct SpecScope {
+  std::optional<MachineProfile> profile;
+  double peak_share = 1;     // the part of the sheet's P this space can reach
+  std::string peak_why_not;  // non-empty: no P percentage, for this reason
+  std::string bandwidth_why_not;
+};
+
+int context_int(const nlohmann::json& ctx, const char* a, const char* b) {
+  if (!ctx.contains(a) || !ctx[a].is_object() || !ctx[a].contains(b)) return 0;
+  const auto& v = ctx[a][b];
+  return v.is_number_integer() ? v.get<int>() : 0;
+}
+
+SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
+                     const std::vector<MachineProfile>& profiles) {
+  SpecScope s;
+  s.profile = match_machine_profile(f.results.device_name(space), profiles);
+  if (!s.profile || is_device_space(f.results, space) || s.profile->compute_units == 0) return s;
+  const int units = s.profile->compute_units;
+  const int cores = context_int(f.results.context, "cpu", "cores");
+  const int threads = context_int(f.results.context, "cpu", "threads");
+  if (cores != units && threads != units) {
+    s.peak_why_not = s.bandwidth_why_not =
+        fmt::format("sheet is for {} compute units, this host has {}", units,
+                    cores || threads ? fmt::format("{} cores, {} threads", cores, threads)
+                                     : std::string("an unknown count"));
+    return s;
+  }
+  const SpaceInfo* info = f.results.find_space(space);
+  const int used = info ? info->concurrency : units;
+  if (used < units) {
+    s.peak_share = double(used) / units;
+    s.bandwidth_why_not = fmt::format("{} of {} units: no sheet figure", used, units);
+  }
+  return s;
+}
+
+// The summary's first table: the roofs, units in the cells and the 95 % interval beside them.
+// The second: the roofs against the spec sheet and at two sample intensities.
 void summary(std::string& md, const std::vector<FileAnalysis>& files,
              const std::vector<MachineProfile>& profiles) {
   md += "## Summary\n\n";
-  md +=
-      "| file | space | dtype | P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) "
-      "| P % of spec | B % of spec | at I = 1 (decode-like) | at I = 1000 (prefill-like) |\n";
-  md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  std::string notes, specs;
+  const bool several = files.size() > 1;
+  const std::string head = several ? "| host | space | dtype |" : "| space | dtype |";
+  const std::string rule = several ? "|---|---|---|" : "|---|---|";
+  std::string roofs, sheet, notes, specs;
   std::map<std::string, bool> spec_listed;
   for (const auto& f : files) {
+    const std::string key = several ? fmt::format("| {} | ", md_text(f.label)) : std::string("| ");
     for (const auto& g : f.groups) {
       const GroupFit& gf = g.fit;
       if (!gf.fit) {
-        notes += fmt::format("- {} {} {}: {}\n", md_code(f.label), md_text(gf.space),
-                             md_text(gf.dtype), md_text(gf.not_fitted));
+        notes += fmt::format("- {}{} {}: {}\n", several ? md_text(f.label) + " " : "",
+                             md_text(gf.space), md_text(gf.dtype), md_text(gf.not_fitted));
         continue;
       }
       const Roof& r = gf.fit->estimate.roof;
-      const auto profile = match_machine_profile(f.results.device_name(gf.space), profiles);
-      std::string p_spec = "no profile", b_spec = "no profile";
-      if (profile) {
-        const auto peak = spec_peak(*profile, gf.dtype);
-        p_spec = peak ? pct(r.peak_flops / peak->flops) : "not on sheet";
-        b_spec = profile->bandwidth > 0 ? pct(r.bandwidth / profile->bandwidth) : "not on sheet";
-        const std::string key = profile->id + "/" + gf.dtype;
-        if (!spec_listed[key]) {
-          spec_listed[key] = true;
-          specs +=
-              fmt::format("- {} {} ({}{}): ", md_text(gf.space), md_text(gf.dtype),
-                          md_code(profile->name), profile->illustrative ? ", illustrative" : "");
+      const std::string row = key + md_text(gf.space) + " | " + md_text(gf.dtype) + " |";
+      roofs += fmt::format("{} {} | {} | {} | {} {} |\n", row,
+                           format_flops_with_ci(r.peak_flops, gf.fit->peak_ci),
+                           format_bytes_with_ci(r.bandwidth, gf.fit->bandwidth_ci),
+                           gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–",
+                           format_sig(r.ridge_point()), format_intensity_ci(gf.fit->ridge_ci));
+      const SpecScope scope = spec_scope(f, gf.space, profiles);
+      std::string p_spec = "no sheet", b_spec = "no sheet";
+      if (scope.profile) {
+        const MachineProfile& profile = *scope.profile;
+        const auto peak = spec_peak(profile, gf.dtype);
+        p_spec = !scope.peak_why_not.empty() ? "– (" + md_text(scope.peak_why_not) + ")"
+                 : peak                      ? pct(r.peak_flops / (peak->flops * scope.peak_share))
+                                             : "not on sheet";
+        if (peak && scope.peak_why_not.empty() && scope.peak_share < 1)
+          p_spec += fmt::format(" of {}", format_flops(peak->flops * scope.peak_share));
+        // Beyond a sheet's figure by more than noise: the sheet or the match is wrong.
+        if (peak && scope.peak_why_not.empty() &&
+            r.peak_flops > 1.05 * peak->flops * scope.peak_share)
+          p_spec += " **above the sheet**";
+        b_spec = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
+                                                  : pct(r.bandwidth / profile.bandwidth);
+        const std::string listed = profile.id + "/" + gf.dtype;
+        if (!spec_listed[listed]) {
+          spec_listed[listed] = true;
+          specs += fmt::format("- {} ({}{}): ", md_text(gf.dtype), md_code(profile.name),
+                               profile.illustrative ? ", illustrative" : "");
           if (peak)
             specs += fmt::format(
                 "{} {}, {} unit{}, ", format_flops(peak->flops), peak->dense ? "dense" : "sparse",
@@ -79,24 +143,52 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
           else
             specs += "no " + md_text(gf.dtype) + " peak listed, ";
           specs += fmt::format(
-              "memory {}; clock assumed: {}{}. Source: {}\n",
-              format_bytes_per_s(profile->bandwidth), md_text(profile->clock_assumed),
-              profile->clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile->clock_mhz) : "",
-              md_text(profile->source));
+              "memory {}{}; clock assumed: {}{}. Source: {}\n",
+              format_bytes_per_s(profile.bandwidth),
+              profile.compute_units ? fmt::format(", {} compute units", profile.compute_units) : "",
+              md_text(profile.clock_assumed),
+              profile.clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile.clock_mhz) : "",
+              md_text(profile.source));
         }
       }
-      md += fmt::format(
-          "| {} | {} | {} | {} {} | {} {} | {} | {:.3g} {} | {} | {} | {} | {} |\n",
-          md_text(f.label), md_text(gf.space), md_text(gf.dtype), format_flops(r.peak_flops),
-          format_flops_ci(gf.fit->peak_ci, r.peak_flops), format_bytes_per_s(r.bandwidth),
-          format_bytes_ci(gf.fit->bandwidth_ci, r.bandwidth),
-          gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–", r.ridge_point(),
-          format_intensity_ci(gf.fit->ridge_ci), p_spec, b_spec, cell_at(r, 1), cell_at(r, 1000));
+      sheet += fmt::format("{} {} | {} | {} | {} |\n", row, p_spec, b_spec, cell_at(r, 1),
+                           cell_at(r, 1000));
     }
+  }
+  if (!roofs.empty()) {
+    md += head + " P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) |\n" + rule +
+          "---|---|---|---|\n" + roofs;
+    md +=
+        "\nP is the peak FLOP/s, B the DRAM bandwidth, B_read the read-only bandwidth and "
+        "I* = P/B the ridge point: kernels below I* FLOP/byte are bound by memory. Brackets hold "
+        "95 % bootstrap intervals.\n\n";
+    md += head + " P % of sheet | B % of sheet | attainable at I = 1 | at I = 1000 |\n" + rule +
+          "---|---|---|---|\n" + sheet;
+  } else {
+    md += "No execution space × dtype could be fitted: the tables below show what was measured.\n";
+  }
+  for (const auto& f : files) {
+    std::set<std::string> families;
+    for (const auto& p : f.results.points) families.insert(p.family);
+    static const std::pair<const char*, const char*> kFamilies[] = {
+        {"bandwidth", "the streaming kernels (copy, triad, dot, …)"},
+        {"fma", "the FMA ladder, which defines B"},
+        {"peak", "the peak probe, which defines P"},
+        {"cache", "the cache sweep (memory levels)"},
+        {"library", "the library references (gemm, axpby, …)"}};
+    std::string absent;
+    for (const auto& [family, what] : kFamilies)
+      if (!families.count(family)) absent += (absent.empty() ? "" : "; ") + std::string(what);
+    if (!absent.empty())
+      notes += fmt::format("- {}not in this file: {} (a run without --probe measures them)\n",
+                           several ? md_text(f.label) + ": " : "", absent);
+    if (!f.results.complete)
+      notes += fmt::format("- {}the run did not complete: `run --resume` measures the rest\n",
+                           several ? md_text(f.label) + ": " : "");
   }
   if (!specs.empty()) md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + specs;
   if (!notes.empty())
-    md += "\nNot in the table (nothing is shown that was not measured):\n" + notes;
+    md += "\nNot in the tables (nothing is shown that was not measured):\n" + notes;
   md += "\n";
 }
 
@@ -227,14 +319,25 @@ void per_probe(std::string& md, const std::vector<FileAnalysis>& files) {
       md += fmt::format("<details><summary>{} — <code>{}</code></summary>\n\n", html_text(f.label),
                         html_text(probe));
       md +=
-          "| point | median | min | max | n | FLOP/s | byte/s | verified |\n"
+          "| point | working set | I FLOP/byte | median (min – max) | n | FLOP/s | byte/s | "
+          "verified |\n"
           "|---|---|---|---|---|---|---|---|\n";
       for (const Point* p : by_probe[probe]) {
         const auto [lo, hi] = std::minmax_element(p->samples.begin(), p->samples.end());
-        md += fmt::format("| {} | {:.4g} s | {:.4g} s | {:.4g} s | {} | {} | {} | {} |\n",
-                          md_code(p->name), p->median_s, *lo, *hi, p->samples.size(),
-                          opt_rate(p->flops_per_s, true), opt_rate(p->bytes_per_s, false),
-                          p->verified ? "yes" : "**no**");
+        const bool timed = lo != p->samples.end();
+        // The peak probe stores one value per work item: its byte/s says nothing.
+        const bool bytes_mean_something = p->family != "peak";
+        md +=
+            fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_code(p->name),
+                        p->working_set_bytes > 0 ? format_size_bytes(p->working_set_bytes) : "–",
+                        p->intensity ? format_sig(*p->intensity) : "–",
+                        timed ? fmt::format("{} ({} – {})", format_seconds(p->median_s),
+                                            format_seconds(*lo), format_seconds(*hi))
+                              : "–",
+                        p->samples.size(),
+                        p->flops_per_s && *p->flops_per_s > 0 ? format_flops(*p->flops_per_s) : "–",
+                        bytes_mean_something ? opt_rate(p->bytes_per_s, false) : "–",
+                        p->verified ? "yes" : "**no**");
       }
       md += "\n</details>\n\n";
     }

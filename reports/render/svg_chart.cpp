@@ -4,15 +4,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "render/units.hpp"
 
 namespace ridgeline {
 namespace {
 
-constexpr double kWidth = 980, kHeight = 600;
+constexpr double kWidth = 1060, kHeight = 600;
 constexpr double kLeft = 100, kRight = 680, kTop = 40, kBottom = 540;  // plot area
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                    "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-constexpr const char* kDashes[] = {"", "8 4", "2 3", "12 3 3 3"};
+// One line style per results file; the thin dotted "1 3" is kept for memory-level roofs.
+constexpr const char* kDashes[] = {"", "8 4", "12 3 3 3", "6 2 2 2"};
 
 struct Axes {
   double x0, x1, y0, y1;  // decades (log10) at the plot edges
@@ -26,6 +30,57 @@ std::string decade_label(int e, const char* unit) {
     return e >= 0 ? fmt::format("{:g}", std::pow(10.0, e)) : fmt::format("1e{}", e);
   if (e < 0 || e >= 21) return fmt::format("1e{} {}", e, unit);
   return fmt::format("{:g} {}{}", std::pow(10.0, e % 3), prefixes[e / 3], unit);
+}
+
+// The box a text takes, estimated: 0.6 em per character is wider than the digits and most letters
+// of common sans-serif fonts, so labels placed apart by it stay apart in a browser.
+struct Box {
+  double x0, y0, x1, y1;
+  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+std::size_t glyphs(const std::string& utf8) {
+  std::size_t n = 0;
+  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+Box text_box(double x, double y, const std::string& text, double size, const char* anchor) {
+  const double w = 0.6 * size * double(glyphs(text));
+  const double left = anchor[0] == 'e' ? x - w : anchor[0] == 'm' ? x - w / 2 : x;
+  return {left, y - 0.8 * size, left + w, y + 0.25 * size};
+}
+
+// Labels inside the plot, each at the first of its candidate positions that is clear of the
+// labels already placed and inside the frame.
+class LabelPlacer {
+ public:
+  struct At {
+    double x, y;
+  };
+  std::optional<At> place(const std::vector<At>& candidates, const std::string& text, double size,
+                          const char* anchor) {
+    for (const At& a : candidates) {
+      const Box b = text_box(a.x, a.y, text, size, anchor);
+      if (b.x0 < kLeft + 2 || b.x1 > kRight - 2 || b.y0 < kTop + 2 || b.y1 > kBottom - 2) continue;
+      if (std::any_of(placed_.begin(), placed_.end(), [&b](const Box& o) { return b.overlaps(o); }))
+        continue;
+      placed_.push_back(b);
+      return a;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<Box> placed_;
+};
+
+std::string label_svg(const LabelPlacer::At& a, const std::string& text, const char* color,
+                      double size, const char* anchor) {
+  return fmt::format(
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"{:g}\" "
+      "text-anchor=\"{}\">{}</text>\n",
+      a.x, a.y, color, size, anchor, xml_escape(text));
 }
 
 }  // namespace
@@ -116,6 +171,45 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     return d + fmt::format(" L{:.1f},{:.1f}", ax.x(xr), ax.y(std::min(p, b * xr)));
   };
   double legend_y = kTop + 10;
+  LabelPlacer labels;
+  std::string label_layer;  // drawn last, above every line
+  // Candidates along a bandwidth roof: from its left end towards the ridge, just above the line.
+  auto along_slope = [&](double bandwidth, double peak) {
+    std::vector<LabelPlacer::At> at;
+    const double lx = std::log10(xl), rx = std::log10(std::min(xr, peak / bandwidth));
+    for (double t : {0.02, 0.12, 0.22, 0.32, 0.42, 0.52, 0.62}) {
+      const double i = std::pow(10.0, lx + t * (rx - lx));
+      at.push_back({ax.x(i) + 4, ax.y(bandwidth * i) - 5});
+    }
+    return at;
+  };
+  // Ridge labels first: they matter most.
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto& s = series[i];
+    const double r = s.roof.ridge_point();
+    if (!(r > xl && r < xr)) continue;
+    const double px = ax.x(r), py = ax.y(s.roof.peak_flops);
+    const std::string text = "I* " + format_sig(r);
+    std::vector<LabelPlacer::At> at;
+    for (double dy : {-10.0, -24.0, -38.0, 20.0, 34.0, 48.0, -52.0, 62.0})
+      for (double dx : {0.0, 30.0, -30.0}) at.push_back({px + dx, py + dy});
+    if (auto a = labels.place(at, text, 12, "middle"))
+      label_layer += label_svg(*a, text, kColors[i % 8], 12, "middle");
+  }
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto& s = series[i];
+    const char* color = kColors[i % 8];
+    const std::string p_text = "P " + format_flops(s.roof.peak_flops);
+    std::vector<LabelPlacer::At> p_at;
+    for (double dy : {-5.0, -19.0, 15.0, -33.0, 29.0})
+      p_at.push_back({kRight - 6, ax.y(s.roof.peak_flops) + dy});
+    if (auto a = labels.place(p_at, p_text, 11, "end"))
+      label_layer += label_svg(*a, p_text, color, 11, "end");
+    const std::string b_text = "B " + format_bytes_per_s(s.roof.bandwidth);
+    if (auto a =
+            labels.place(along_slope(s.roof.bandwidth, s.roof.peak_flops), b_text, 11, "start"))
+      label_layer += label_svg(*a, b_text, color, 11, "start");
+  }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const auto& s = series[i];
     const char* color = kColors[i % 8];
@@ -123,11 +217,13 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     svg += "<g>\n";
     for (const auto& lvl : s.levels) {
       svg += fmt::format(
-          "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1\" stroke-dasharray=\"4 4\" "
-          "opacity=\"0.6\"/>\n"
-          "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"10\">{}</text>\n",
-          roof_path(s.roof.peak_flops, lvl.bandwidth), color, ax.x(xl) + 4,
-          ax.y(lvl.bandwidth * xl) - 4, color, xml_escape(lvl.name));
+          "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" stroke-dasharray=\"1 "
+          "3\" "
+          "opacity=\"0.8\"/>\n",
+          roof_path(s.roof.peak_flops, lvl.bandwidth), color);
+      const std::string text = lvl.name + " " + format_bytes_per_s(lvl.bandwidth);
+      if (auto a = labels.place(along_slope(lvl.bandwidth, s.roof.peak_flops), text, 10, "start"))
+        label_layer += label_svg(*a, text, color, 10, "start");
     }
     svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\"{}/>\n",
                        roof_path(s.roof.peak_flops, s.roof.bandwidth), color,
@@ -135,38 +231,49 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     const double r = s.roof.ridge_point();
     if (r > xl && r < xr)
       svg += fmt::format(
-          "<circle cx=\"{0:.1f}\" cy=\"{1:.1f}\" r=\"5\" fill=\"white\" stroke=\"{2}\" "
-          "stroke-width=\"2\"/>\n"
-          "<text x=\"{0:.1f}\" y=\"{3:.1f}\" fill=\"{2}\" "
-          "text-anchor=\"middle\">I*={4:.3g}</text>\n",
-          ax.x(r), ax.y(s.roof.peak_flops), color, ax.y(s.roof.peak_flops) - 10, r);
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"white\" stroke=\"{}\" "
+          "stroke-width=\"2\"/>\n",
+          ax.x(r), ax.y(s.roof.peak_flops), color);
     for (const auto& p : s.points) {
       if (!(p.intensity >= xl && p.intensity <= xr && p.flops_per_s > 0)) continue;
-      if (p.library)
+      const double px = ax.x(p.intensity), py = ax.y(p.flops_per_s);
+      if (p.library) {
         svg += fmt::format(
             "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" fill=\"none\" "
             "stroke=\"{}\"/>\n",
-            ax.x(p.intensity) - 4, ax.y(p.flops_per_s) - 4, color);
-      else
-        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n",
-                           ax.x(p.intensity), ax.y(p.flops_per_s), color);
+            px - 4, py - 4, color);
+        if (!p.name.empty())
+          if (auto a = labels.place(
+                  {{px + 7, py + 4}, {px - 7, py + 4}, {px + 7, py + 16}, {px + 7, py - 8}}, p.name,
+                  10, "start"))
+            label_layer += label_svg(*a, p.name, color, 10, "start");
+      } else {
+        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n", px, py,
+                           color);
+      }
     }
     svg += "</g>\n";
     svg += fmt::format(
         "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"{3}\" "
-        "stroke-width=\"2.5\"{4}/>\n<text x=\"{5}\" y=\"{6:.1f}\">{7}</text>\n",
+        "stroke-width=\"2.5\"{4}/>\n<text x=\"{5}\" y=\"{6:.1f}\">{7}</text>\n"
+        "<text x=\"{5}\" y=\"{8:.1f}\" font-size=\"10\" fill=\"#444\">{9}</text>\n",
         kRight + 15, legend_y, kRight + 45, color,
         *dash ? fmt::format(" stroke-dasharray=\"{}\"", dash) : "", kRight + 52, legend_y + 4,
-        xml_escape(s.label));
-    legend_y += 20;
+        xml_escape(s.label), legend_y + 17,
+        xml_escape(fmt::format("P {} · B {} · I* {}", format_flops(s.roof.peak_flops),
+                               format_bytes_per_s(s.roof.bandwidth),
+                               format_sig(s.roof.ridge_point()))));
+    legend_y += 34;
   }
+  svg += label_layer;
   svg += fmt::format(
       "<circle cx=\"{0}\" cy=\"{1:.1f}\" r=\"2.5\" fill=\"black\"/>"
       "<text x=\"{2}\" y=\"{3:.1f}\">measured point (median)</text>\n"
       "<rect x=\"{4}\" y=\"{5:.1f}\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"black\"/>"
       "<text x=\"{2}\" y=\"{6:.1f}\">library reference (not fitted)</text>\n"
       "<line x1=\"{7}\" y1=\"{8:.1f}\" x2=\"{9}\" y2=\"{8:.1f}\" stroke=\"black\" "
-      "stroke-dasharray=\"4 4\"/><text x=\"{2}\" y=\"{10:.1f}\">memory-level roof</text>\n",
+      "stroke-dasharray=\"1 3\"/><text x=\"{2}\" y=\"{10:.1f}\">memory-level roof (L1, L2, "
+      "B_read…)</text>\n",
       kRight + 30, legend_y, kRight + 52, legend_y + 4, kRight + 26, legend_y + 16, legend_y + 24,
       kRight + 15, legend_y + 40, kRight + 45, legend_y + 44);
   return svg + "</svg>\n";

@@ -11,6 +11,7 @@ namespace ridgeline {
 struct ChartPoint {
   double intensity, flops_per_s;
   bool library = false;  // drawn as a square: a reference, not fitted
+  std::string name;      // library points are labelled with it ("gemm")
 };
 
 struct ChartLevel {
@@ -26,6 +27,8 @@ struct ChartSeries {
   int style = 0;  // line style: one per results file
 };
 
+// Roofs carry their values ("P 198.7 GFLOP/s", "B 49.84 GB/s"), the ridge "I* 3.99"; labels are
+// placed where they overlap no other label, or left out (the legend and tables repeat them).
 std::string render_roofline_svg(const std::string& title, const std::vector<ChartSeries>& series);
 
 // &, <, >, " and ' escaped for XML text and attributes.

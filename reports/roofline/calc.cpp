@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "render/units.hpp"
 #include "results/input_error.hpp"
 
 namespace ridgeline {
@@ -71,7 +72,7 @@ std::string format_calc_line(const Roof& roof, double intensity) {
   const Unit u = unit_for(roof.peak_flops);
   const double attainable = roof.attainable(intensity);
   return fmt::format("I={:>7} FLOP/byte -> {:6.1f} {} ({:5.1f}% of peak, {})",
-                     fmt::format("{:g}", intensity), attainable / u.scale, u.name,
+                     format_sig(intensity), attainable / u.scale, u.name,
                      100.0 * attainable / roof.peak_flops,
                      roof.memory_bound(intensity) ? "memory-bound" : "compute-bound");
 }
@@ -79,7 +80,7 @@ std::string format_calc_line(const Roof& roof, double intensity) {
 std::string format_calc_table(const std::string& name, const Roof& roof,
                               const std::vector<double>& intensities) {
   std::string out =
-      fmt::format("{}: ridge point I* = {:g} FLOP/byte\n\n", name, roof.ridge_point());
+      fmt::format("{}: ridge point I* = {} FLOP/byte\n\n", name, format_sig(roof.ridge_point()));
   for (double i : intensities) out += format_calc_line(roof, i) + "\n";
   return out;
 }

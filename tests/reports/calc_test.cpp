@@ -44,15 +44,18 @@ TEST(Calc, OtherRoofsMatchHandComputedValues) {
   EXPECT_EQ(format_calc_line({200e9, 50e9}, 0.0625),
             "I= 0.0625 FLOP/byte ->    3.1 GFLOP/s (  1.6% of peak, memory-bound)");
   EXPECT_EQ(format_calc_table("cpu", {200e9, 50e9}, {}), "cpu: ridge point I* = 4 FLOP/byte\n\n");
-  EXPECT_EQ(format_calc_table("h200", {67e12, 4.8e12}, {}).substr(0, 36),
-            "h200: ridge point I* = 13.9583 FLOP/");
+  EXPECT_EQ(format_calc_table("h200", {67e12, 4.8e12}, {}),
+            "h200: ridge point I* = 14 FLOP/byte\n\n");
+  // A fitted ridge has many digits: three significant ones keep the column aligned.
+  EXPECT_EQ(format_calc_line({200e9, 50e9}, 4.46025),
+            "I=   4.46 FLOP/byte ->  200.0 GFLOP/s (100.0% of peak, compute-bound)");
 }
 
 TEST(Calc, MachineProfileSuppliesPeakAndBandwidth) {
   const auto r = run_command(kBin + " calc --machine rtx-4090 --dtype bf16 --intensities ridge");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // Dense BF16 with FP32 accumulate (165.2 TF) over 1008 GB/s.
-  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "RTX 4090: ridge point I* = 163.889 FLOP/byte");
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "RTX 4090: ridge point I* = 164 FLOP/byte");
 }
 
 struct BadCalc {

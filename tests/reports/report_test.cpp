@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "cli_test_support.hpp"
 
@@ -8,6 +9,7 @@ namespace ridgeline {
 namespace {
 
 using namespace test;
+using nlohmann::json;
 
 // The golden file is the reviewed report; RIDGELINE_UPDATE_GOLDEN=1 rewrites it after a
 // deliberate change (review the diff before committing).
@@ -73,7 +75,7 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
         path);
     EXPECT_EQ(x.exit_code, 0) << svg << ": " << x.err;
     const std::string text = slurp(path);
-    EXPECT_NE(text.find(">I*="), std::string::npos) << svg;
+    EXPECT_NE(text.find(">I* "), std::string::npos) << svg;
     EXPECT_NE(text.find(">100 GFLOP/s<"), std::string::npos) << svg;
   }
   // A deliberately broken document fails the same check, so the check can fail.
@@ -83,6 +85,164 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
                         out.path + "/broken.svg")
                 .exit_code,
             0);
+}
+
+// "AMD EPYC" matches every EPYC: a 96-core host was graded against the 2-vCPU sheet (~1,500 %).
+TEST(Report, SpecSheetHoldsOnlyTheMachineItDescribes) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["cpu"]["model"] = "AMD EPYC 9654 96-Core Processor";
+  doc["context"]["cpu"]["cores"] = 96;
+  doc["context"]["cpu"]["threads"] = 192;
+  write_json(dir.path + "/big.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/big.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| OpenMP | fp64 | – (sheet is for 2 compute units, this host has 96 cores, "
+                    "192 threads) |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("100.2 %"), std::string::npos) << md;
+}
+
+// One thread of a 2-unit sheet: P against half the sheet, B without a sheet figure.
+TEST(Report, SpaceWithFewerThreadsGetsItsShareOfTheSheet) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["spaces"][0]["concurrency"] = 1;
+  write_json(dir.path + "/one.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/one.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| OpenMP | fp64 | 200.3 % of 99.20 GFLOP/s **above the sheet** | – (1 of 2 "
+                    "units: no sheet figure) |"),
+            std::string::npos)
+      << md;
+}
+
+// `run --probe triad` gave no report at all: now the points, and what is missing.
+TEST(Report, PartialRunReportsWhatWasMeasured) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  json kept = json::array();
+  for (const auto& p : doc["points"])
+    if (p["probe"] == "triad") kept.push_back(p);
+  doc["points"] = kept;
+  write_json(dir.path + "/triad.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/triad.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("OpenMP/fp64 has no roofs"), std::string::npos) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("No execution space × dtype could be fitted"), std::string::npos) << md;
+  EXPECT_NE(md.find("- not in this file: the FMA ladder, which defines B; the peak probe, which "
+                    "defines P;"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `triad/OpenMP/fp64/n:5592405` | 128 MiB | 0.0833 |"), std::string::npos)
+      << md;
+}
+
+// The nightly layout: results.json in dated folders of one host.
+TEST(Report, FilesOfOneHostAreToldApartByFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path + "/2026-11-30");
+  std::filesystem::create_directories(dir.path + "/2026-12-01");
+  write_json(dir.path + "/2026-11-30/results.json", fixture("cpu_run_a.json"));
+  write_json(dir.path + "/2026-12-01/results.json", fixture("cpu_run_b.json"));
+  const auto r = run_command(kBin + " report " + dir.path + "/2026-11-30/results.json " + dir.path +
+                             "/2026-12-01/results.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| devbox (2026-11-30/results.json) | OpenMP | fp64 |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| devbox (2026-12-01/results.json) | OpenMP | fp64 |"), std::string::npos);
+}
+
+// Text boxes of a chart, estimated as the chart estimates them (0.6 em per character, wider than
+// common sans-serif glyphs): x, y, font size and anchor from each <text>, rotated ones left out.
+struct TextBox {
+  std::string text;
+  double x0, y0, x1, y1;
+};
+
+// The number in attribute `name="…"` of a tag's attributes, or `fallback`.
+double attribute(const std::string& attrs, const std::string& name, double fallback) {
+  const auto at = attrs.find(" " + name + "=\"");
+  return at == std::string::npos ? fallback : std::stod(attrs.substr(at + name.size() + 3));
+}
+
+std::vector<TextBox> text_boxes(const std::string& svg) {
+  std::vector<TextBox> out;
+  for (auto open = svg.find("<text"); open != std::string::npos;
+       open = svg.find("<text", open + 1)) {
+    const auto body_at = svg.find('>', open) + 1;
+    const std::string attrs = " " + svg.substr(open + 5, body_at - 1 - (open + 5));
+    const std::string body = svg.substr(body_at, svg.find("</text>", body_at) - body_at);
+    if (attrs.find("rotate") != std::string::npos) continue;
+    const double x = attribute(attrs, "x", 0), y = attribute(attrs, "y", 0);
+    const double size = attribute(attrs, "font-size", 12);
+    std::size_t glyphs = 0;
+    for (unsigned char c : body) glyphs += (c & 0xC0) != 0x80;
+    const double w = 0.6 * size * double(glyphs);
+    const double left = attrs.find("text-anchor=\"end\"") != std::string::npos      ? x - w
+                        : attrs.find("text-anchor=\"middle\"") != std::string::npos ? x - w / 2
+                                                                                    : x;
+    out.push_back({body, left, y - 0.8 * size, left + w, y + 0.25 * size});
+  }
+  return out;
+}
+
+bool overlap(const TextBox& a, const TextBox& b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// Ridge labels ran together ("I*=4I*=46.61") and level labels stacked at the left edge.
+TEST(Report, ChartLabelsDoNotOverlap) {
+  TempDir out;
+  const auto r =
+      run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData + "/cpu_run_b.json " +
+                  kData + "/gpu_run.json " + kData + "/cpu_other_host.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int charts = 0;
+  for (const auto& e : std::filesystem::directory_iterator(out.path)) {
+    if (e.path().extension() != ".svg") continue;
+    ++charts;
+    const std::string svg = slurp(e.path().string());
+    const auto boxes = text_boxes(svg);
+    int ridge_labels = 0, roof_labels = 0;
+    for (const auto& b : boxes) {
+      ridge_labels += b.text.rfind("I* ", 0) == 0;
+      roof_labels += b.text.rfind("P ", 0) == 0 || b.text.rfind("B ", 0) == 0;
+    }
+    EXPECT_GT(ridge_labels, 0) << e.path();
+    EXPECT_GT(roof_labels, 0) << e.path();
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        EXPECT_FALSE(overlap(boxes[i], boxes[j])) << e.path().filename() << ": '" << boxes[i].text
+                                                  << "' overlaps '" << boxes[j].text << "'";
+      }
+  }
+  EXPECT_EQ(charts, 4);  // one per host and the overview
+  // The check can fail: the old ridge labels, 2 px apart, overlap.
+  const auto old = text_boxes(
+      "<text x=\"10\" y=\"10\" text-anchor=\"middle\">I*=4.46</text>"
+      "<text x=\"12\" y=\"10\" text-anchor=\"middle\">I*=6.61</text>");
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_TRUE(overlap(old[0], old[1]));
+}
+
+// The Kokkos-free reporter answers like ridgeline itself.
+TEST(ReporterCli, VersionUsageAndDidYouMean) {
+  const auto v = run_command(kBin + " --version");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_EQ(v.out.rfind("ridgeline-report ", 0), 0u) << v.out;
+  const auto bare = run_command(kBin);
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("Usage:"), std::string::npos) << bare.err;
+  const auto typo = run_command(kBin + " reprot x.json");
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("unknown command 'reprot' (did you mean 'report'?)"), std::string::npos)
+      << typo.err;
 }
 
 TEST(Fit, CsvTextAndJson) {

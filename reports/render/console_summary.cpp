@@ -1,0 +1,75 @@
+#include "render/console_summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "render/units.hpp"
+
+namespace ridgeline {
+namespace {
+
+std::string counts(const std::vector<const Point*>& points) {
+  int verified = 0, failed = 0, skipped = 0;
+  for (const Point* p : points) {
+    if (!p->measured())
+      ++skipped;
+    else if (p->verified)
+      ++verified;
+    else
+      ++failed;
+  }
+  std::string s = fmt::format("{} verified", verified);
+  if (failed) s += fmt::format(", {} FAILED", failed);
+  if (skipped) s += fmt::format(", {} skipped", skipped);
+  return s;
+}
+
+}  // namespace
+
+std::string console_summary(const FileAnalysis& a) {
+  using Row = std::vector<std::string>;
+  std::vector<Row> rows = {{"space", "dtype", "points", "P", "B", "B_read", "I* (FLOP/byte)"}};
+  std::vector<std::string> notes;
+  std::string unmeasured;
+  for (const auto& g : a.groups) {
+    const GroupFit& f = g.fit;
+    // Types a backend cannot run are one line below the table, not rows of dashes.
+    if (!f.measured) {
+      unmeasured += (unmeasured.empty() ? "" : ", ") + f.space + " " + f.dtype;
+      continue;
+    }
+    Row row = {f.space, f.dtype, counts(a.points_of(f.space, f.dtype))};
+    if (f.fit) {
+      const Roof& r = f.fit->estimate.roof;
+      row.push_back(format_flops_with_ci(r.peak_flops, f.fit->peak_ci));
+      row.push_back(format_bytes_with_ci(r.bandwidth, f.fit->bandwidth_ci));
+    } else {
+      row.insert(row.end(), {"-", "-"});
+      notes.push_back(fmt::format("{} {}: {}", f.space, f.dtype, f.not_fitted));
+    }
+    if (f.read_bandwidth)
+      row.push_back(format_bytes_with_ci(f.read_bandwidth->value, f.read_bandwidth->ci));
+    else
+      row.push_back("-");
+    row.push_back(f.fit ? format_sig(f.fit->estimate.roof.ridge_point()) + " " +
+                              format_intensity_ci(f.fit->ridge_ci)
+                        : "-");
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c)
+      line += c + 1 == row.size() ? row[c] : fmt::format("{:<{}}  ", row[c], width[c]);
+    out += line + "\n";
+  }
+  for (const auto& n : notes) out += "  " + n + "\n";
+  if (!unmeasured.empty()) out += "  not measured: " + unmeasured + " (the report says why)\n";
+  return out;
+}
+
+}  // namespace ridgeline
