@@ -66,7 +66,9 @@ int Comparison::regressions() const {
 
 Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
                std::string& note) {
-  if (std::fabs(change) <= tolerance) return Verdict::kSame;
+  // On a log scale, so that a spread wider than 100 % still leaves a 10x slowdown beyond it.
+  if (change > -1 && std::fabs(std::log1p(change)) <= -std::log1p(-tolerance))
+    return Verdict::kSame;
   if (p_value < alpha) return change < 0 ? Verdict::kSlower : Verdict::kFaster;
   note = min_p_value >= alpha
              ? fmt::format("too few samples: the test cannot reach p < {:g} (best possible {:.3g})",
@@ -125,12 +127,19 @@ MetricComparison missing(const std::string& metric, bool roof, const std::string
 // least kSpreadFloor × the median spread of its kind (roofs, points) on this host.
 constexpr double kSpreadFloor = 0.5;
 
+// The slowdown a spread (of logs) tolerates: the larger of the threshold and k spreads.
+double tolerance_of(double spread, const CompareOptions& o) {
+  const double log_tolerance =
+      std::max(-std::log1p(-o.threshold_pct / 100), spread > 0 ? o.k * spread : 0);
+  return -std::expm1(-log_tolerance);
+}
+
 // Baseline, spread and tolerance of a metric from its values on the history nights.
 void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
   m.nights = int(values.size());
   m.baseline_value = median_of(values);
   m.spread = robust_log_spread(values);
-  m.tolerance = std::max(o.threshold_pct / 100, m.spread > 0 ? o.k * m.spread : 0);
+  m.tolerance = tolerance_of(m.spread, o);
 }
 
 // The z with a two-sided normal p of `p`.
@@ -160,7 +169,7 @@ void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size
     }
     // Tonight's own median is uncertain too: a night noisier than the history's widens it.
     if (m.spread > 0) m.spread = std::hypot(m.spread, m.current_se);
-    m.tolerance = std::max(o.threshold_pct / 100, m.spread > 0 ? o.k * m.spread : 0);
+    m.tolerance = tolerance_of(m.spread, o);
     std::string why;
     m.verdict = decide(m.change, m.tolerance, m.q_value, m.min_p_value, o.alpha, why);
     m.note = (why.empty() ? m.note : why + "; " + m.note);
@@ -168,7 +177,7 @@ void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size
     // replicates) that takes a larger change, z(alpha / tests) noise units.
     const double z = z_two_sided(o.alpha / double(std::max<std::size_t>(tests, 1)));
     m.min_detectable =
-        m.min_p_value < o.alpha ? std::max(m.tolerance, std::expm1(z * m.test_noise)) : -1;
+        m.min_p_value < o.alpha ? std::max(m.tolerance, -std::expm1(-z * m.test_noise)) : -1;
   }
 }
 
@@ -353,7 +362,8 @@ MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   m.change = m.current_value - 1;
   m.p_value = m.q_value = 1;
   m.min_p_value = 1;
-  if (std::fabs(m.change) > m.tolerance) {
+  std::string unused;
+  if (decide(m.change, m.tolerance, 0, 0, 1, unused) != Verdict::kSame) {
     m.verdict = Verdict::kAmbiguous;
     m.note = fmt::format(
         "every point moved {:+.1f} % together: a slow (or fast) phase of the machine, or a change "

@@ -22,10 +22,10 @@ const char* verdict_name(Verdict v);
 struct CompareOptions {
   double threshold_pct = 5;
   double alpha = 0.01;
-  // Tolerance = max(threshold, k × spread). k = 8: in A/A replays of 64 recorded nights on the
-  // shared development VM (scripts/gate-aa) the largest significant change beyond the threshold
-  // was ~6 spreads; 8 leaves a margin for heavier tails than those nights showed.
-  double k = 8;
+  // Tolerance = max(threshold, k × spread), on a log scale. k = 10: in A/A replays of 64
+  // recorded nights on the shared 2-vCPU development VM (scripts/gate-aa), the largest
+  // significant slowdown beyond the threshold was 9.0 spreads under a parallel build, 5.3 without.
+  double k = 10;
   // With fewer history nights the spread is unknown: speed changes are reported, not gated.
   int min_history = 3;
 };
@@ -35,8 +35,10 @@ struct MetricComparison {
   bool roof = false;                             // a fitted roof (else a point's median)
   std::string baseline, current;                 // formatted values
   double baseline_value = 0, current_value = 0;  // FLOP/s or byte/s for roofs, seconds for points
-  double change = 0;      // relative change in throughput: current / baseline − 1
-  double tolerance = 0;   // a change within ± this is SAME
+  double change = 0;  // relative change in throughput: current / baseline − 1
+  // The slowdown of throughput that is still SAME (a fraction); a speed-up is SAME up to
+  // 1 / (1 − tolerance) − 1, the same distance on a log scale.
+  double tolerance = 0;
   double spread = -1;     // robust relative spread across the history nights; < 0: unknown
   double test_noise = 0;  // standard deviation of the test's statistic, in log units
   double current_se = 0;  // standard error of tonight's log median (points), widens the tolerance
@@ -65,7 +67,8 @@ struct Comparison {
   int regressions() const;
 };
 
-// Size first: within the tolerance is SAME whatever the test says. Beyond it: FASTER/SLOWER when
+// Size first: within the tolerance (a slowdown fraction, symmetric on a log scale) is SAME
+// whatever the test says. Beyond it: FASTER/SLOWER when
 // p < alpha, else AMBIGUOUS, with a note when the test could never reach alpha (too few samples).
 Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
                std::string& note);

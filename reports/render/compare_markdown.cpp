@@ -12,7 +12,7 @@ namespace {
 std::string row(const MetricComparison& m) {
   const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
                                     ? "–"
-                                    : fmt::format("±{:.1f} %", 100 * m.tolerance);
+                                    : fmt::format("{:.1f} %", 100 * m.tolerance);
   return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {:.3g} | **{}** | {} |\n",
                      md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance, m.q_value,
                      verdict_name(m.verdict), md_text(m.note));

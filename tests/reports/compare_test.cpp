@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "cli_test_support.hpp"
@@ -260,8 +261,10 @@ TEST_F(CompareHistory, ToleranceGrowsWithTheSpreadAcrossNights) {
   ASSERT_TRUE(noisy.is_object() && quiet.is_object());
   EXPECT_EQ(noisy["history_nights"], 5);
   EXPECT_GT(noisy["spread"].get<double>(), 0.05);
-  EXPECT_DOUBLE_EQ(noisy["tolerance"].get<double>(), 8 * noisy["spread"].get<double>());  // k
-  EXPECT_DOUBLE_EQ(quiet["tolerance"].get<double>(), 0.05);  // the threshold floors it
+  // k = 10 spreads of the logs, as a slowdown of throughput.
+  EXPECT_NEAR(noisy["tolerance"].get<double>(), -std::expm1(-10 * noisy["spread"].get<double>()),
+              1e-12);
+  EXPECT_NEAR(quiet["tolerance"].get<double>(), 0.05, 1e-12);  // the threshold floors it
   // What it can catch: at least the tolerance, more where the test needs a larger change.
   EXPECT_GE(noisy["min_detectable_change"].get<double>(), noisy["tolerance"].get<double>());
   EXPECT_GE(quiet["min_detectable_change"].get<double>(), 0.05);
@@ -336,6 +339,10 @@ TEST(Verdict, NeedsSizeAndSignificanceAndSaysWhenTheTestHasNoPower) {
   EXPECT_EQ(decide(+0.10, tol, 1e-3, 1e-9, alpha, note), Verdict::kFaster);
   EXPECT_EQ(decide(-0.10, tol, 0.2, 1e-9, alpha, note), Verdict::kAmbiguous);  // not significant
   EXPECT_EQ(decide(-0.10, 0.2, 1e-6, 1e-9, alpha, note), Verdict::kSame);      // within a wider one
+  // Symmetric on a log scale: 5 % slower is at the edge, 1 / 0.95 faster too; a 10x slowdown is
+  // beyond even a tolerance of 85 %.
+  EXPECT_EQ(decide(1 / 0.95 - 1 - 1e-9, tol, 1e-6, 1e-9, alpha, note), Verdict::kSame);
+  EXPECT_EQ(decide(-0.9, 0.85, 1e-6, 1e-9, alpha, note), Verdict::kSlower);
   note.clear();
   EXPECT_EQ(decide(-0.30, tol, 0.1, 0.1, alpha, note), Verdict::kAmbiguous);  // 3 + 3 samples
   EXPECT_NE(note.find("too few samples"), std::string::npos) << note;
