@@ -9,18 +9,24 @@
 namespace ridgeline {
 namespace {
 
+// The smallest slowdown the gate can call SLOWER for this metric (with the test's power).
+std::string catches(const MetricComparison& m) {
+  if (m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed) return "–";
+  return m.min_detectable < 0 ? "none" : fmt::format("{:.1f} %", 100 * m.min_detectable);
+}
+
 std::string row(const MetricComparison& m) {
   const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
                                     ? "–"
                                     : fmt::format("{:.1f} %", 100 * m.tolerance);
-  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {:.3g} | **{}** | {} |\n",
-                     md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance, m.q_value,
-                     verdict_name(m.verdict), md_text(m.note));
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}** | {} |\n",
+                     md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance,
+                     catches(m), m.q_value, verdict_name(m.verdict), md_text(m.note));
 }
 
 constexpr const char* kHeader =
-    "| metric | baseline | current | change | tolerance | p | verdict | note |\n"
-    "|---|---|---|---|---|---|---|---|\n";
+    "| metric | baseline | current | change | tolerance | catches | p | verdict | note |\n"
+    "|---|---|---|---|---|---|---|---|---|\n";
 
 // Order of the first table: what fails the gate first, then what needs a look.
 int rank(Verdict v) {
@@ -139,8 +145,10 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "- Tolerance: the larger of --threshold ({:g} %) and --k ({:g}) × the metric's spread "
       "across the history nights (the median absolute deviation of the logarithms, scaled to a "
       "standard deviation with a small-sample factor; "
-      "known from 3 nights on). It is also the smallest change the gate can call SLOWER, when the "
-      "test can reach alpha.\n"
+      "known from 3 nights on; at least half the median spread of its kind; widened by tonight's "
+      "own noise), on a log scale. Catches: the smallest slowdown the gate can call SLOWER, the "
+      "tolerance or, where the test needs more to reach alpha (Benjamini–Hochberg included), "
+      "that; none where the test can never reach it.\n"
       "- Points: two-sided Mann–Whitney U of tonight's repetitions against those of all history "
       "nights (exact for small samples without ties, else normal approximation); the p-values "
       "are adjusted over all points with Benjamini–Hochberg (the p column shows the adjusted "

@@ -131,7 +131,7 @@ TEST_F(CompareGate, PointMissingTonightFails) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("| `" + kTriad + "` | " + triad_median() +
-                       " | – | -100.0 % | – | 1 | **MISSING** | not in the current file |"),
+                       " | – | -100.0 % | – | – | 1 | **MISSING** | not in the current file |"),
             std::string::npos)
       << r.out;
 }
@@ -155,7 +155,7 @@ TEST_F(CompareGate, WholeGroupMissingTonightFailsItsRoofs) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
-                       " | – | -100.0 % | – | 1 | **MISSING** | no point of OpenMP/fp32 in the "
+                       " | – | -100.0 % | – | – | 1 | **MISSING** | no point of OpenMP/fp32 in the "
                        "current file |"),
             std::string::npos)
       << r.out;
@@ -171,8 +171,9 @@ TEST_F(CompareGate, GroupThatNoLongerFitsFailsItsRoofs) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(
-      r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
-                 " | – | -100.0 % | – | 1 | **MISSING** | no fit in the current file: not fitted:"),
+      r.out.find(
+          "| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
+          " | – | -100.0 % | – | – | 1 | **MISSING** | no fit in the current file: not fitted:"),
       std::string::npos)
       << r.out;
 }
