@@ -1,11 +1,14 @@
 #include "cli/compare_command.hpp"
 
+#include <cmath>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/validators.hpp"
 #include "compare/compare.hpp"
 #include "render/compare_markdown.hpp"
+#include "results/file_io.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
 
@@ -13,7 +16,8 @@ namespace ridgeline {
 namespace {
 
 struct CompareArgs {
-  std::string baseline, current, out;
+  std::vector<std::string> files;  // history nights, oldest first, then the current file
+  std::string out, json;
   CompareOptions options;
   bool allow_different_hosts = false;
 };
@@ -26,23 +30,82 @@ std::string machine_identity(const Results& r) {
   return id;
 }
 
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nullptr; }
+
+nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
+  const bool measured = m.verdict != Verdict::kMissing;
+  return {{"metric", m.metric},
+          {"kind", kind},
+          // Roofs in FLOP/s or byte/s, points as median seconds per call, the machine-wide
+          // factor as throughput relative to the history.
+          {"unit", m.roof ? (m.metric.rfind("P ", 0) == 0 ? "FLOP/s" : "byte/s")
+                   : kind == std::string("machine") ? "ratio"
+                                                    : "s"},
+          {"baseline", number_or_null(m.baseline_value)},
+          {"current", measured ? number_or_null(m.current_value) : nullptr},
+          {"change", number_or_null(m.change)},
+          {"tolerance", number_or_null(m.tolerance)},
+          {"min_detectable_change",
+           m.min_detectable >= 0 ? number_or_null(m.min_detectable) : nlohmann::json(nullptr)},
+          {"spread", m.spread >= 0 ? number_or_null(m.spread) : nlohmann::json(nullptr)},
+          {"history_nights", m.nights},
+          {"p_value", number_or_null(m.p_value)},
+          {"q_value", number_or_null(m.q_value)},
+          {"verdict", verdict_name(m.verdict)},
+          {"note", m.note}};
+}
+
+std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o) {
+  nlohmann::json metrics = nlohmann::json::array();
+  if (c.machine) metrics.push_back(metric_json(*c.machine, "machine"));
+  for (const auto& m : c.roofs) metrics.push_back(metric_json(m, "roof"));
+  for (const auto& m : c.points) metrics.push_back(metric_json(m, "point"));
+  nlohmann::json counts;
+  for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
+                    Verdict::kAmbiguous, Verdict::kSame})
+    counts[verdict_name(v)] = c.count(v);
+  const nlohmann::json j = {{"schema_version", "1.0.0"},
+                            {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
+                            {"regressions", c.regressions()},
+                            {"gates_speed", c.gates_speed},
+                            {"history", c.history},
+                            {"current", current},
+                            {"options",
+                             {{"threshold_pct", o.threshold_pct},
+                              {"alpha", o.alpha},
+                              {"k", o.k},
+                              {"min_history", o.min_history}}},
+                            {"counts", counts},
+                            {"metrics", metrics},
+                            {"not_compared", c.not_compared}};
+  return j.dump(1) + "\n";
+}
+
 int run_compare(const CompareArgs& a) {
-  Results base = load_results(a.baseline);
-  Results cur = load_results(a.current);
-  if (!a.allow_different_hosts && machine_identity(base) != machine_identity(cur))
-    throw InputError(a.current, "context",
-                     "measured on '" + machine_identity(cur) + "', the baseline on '" +
-                         machine_identity(base) +
-                         "'; baselines are per host (--allow-different-hosts to compare anyway)");
-  // Different seeds: the two bootstraps must be independent for their ratios to mean anything.
-  const FileAnalysis fb = analyze(std::move(base), 1000, kBootstrapSeed);
+  const std::string& current_path = a.files.back();
+  Results cur = load_results(current_path);
+  std::vector<FileAnalysis> history;
+  for (std::size_t i = 0; i + 1 < a.files.size(); ++i) {
+    Results base = load_results(a.files[i]);
+    if (!a.allow_different_hosts && machine_identity(base) != machine_identity(cur))
+      throw InputError(current_path, "context",
+                       "measured on '" + machine_identity(cur) + "', the baseline " + a.files[i] +
+                           " on '" + machine_identity(base) +
+                           "'; baselines are per host (--allow-different-hosts to compare anyway)");
+    // Every file its own seed: the bootstraps must be independent for their ratios to mean
+    // anything.
+    history.push_back(analyze(std::move(base), 1000, kBootstrapSeed + 2 + i));
+  }
   const FileAnalysis fc = analyze(std::move(cur), 1000, kBootstrapSeed + 1);
-  require_some_fit(fb);  // a current file without any fit fails the gate instead (MISSING)
-  const Comparison c = compare_files(fb, fc, a.options);
+  require_some_fit(history.back());  // a current file without any fit fails the gate (MISSING)
+  std::vector<const FileAnalysis*> past;
+  for (const auto& h : history) past.push_back(&h);
+  const Comparison c = compare_history(past, fc, a.options);
   if (c.roofs.empty() && c.points.empty())
-    throw InputError(a.current, "points", "nothing in common with the baseline to compare");
-  const std::string md = render_compare_markdown(fb.label, fc.label, c, a.options);
+    throw InputError(current_path, "points", "nothing in common with the baseline to compare");
+  const std::string md = render_compare_markdown(fc.label, c, a.options);
   if (!a.out.empty()) write_text_atomically(a.out, md);
+  if (!a.json.empty()) write_text_atomically(a.json, compare_json(fc.label, c, a.options));
   std::cout << md;
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
@@ -53,9 +116,12 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* cmd = app.add_subcommand(
       "compare",
-      "Compare two results files of one host; exit 1 only on a large and significant slowdown");
-  cmd->add_option("baseline", args->baseline, "Baseline results JSON")->required();
-  cmd->add_option("current", args->current, "Current results JSON")->required();
+      "Compare a results file with earlier ones of the same host (BASELINE... CURRENT); exit 1 "
+      "only on a large and significant slowdown, or a lost or failing point");
+  cmd->add_option("files", args->files,
+                  "Earlier nights' results JSON (the history, oldest first), then the current one")
+      ->required()
+      ->expected(2, -1);
   // Both bound what the gate can see: a threshold of 100 % or more can never be exceeded by a
   // slowdown, and alpha NaN compares false with every p-value.
   cmd->add_option("--threshold", args->options.threshold_pct,
@@ -65,7 +131,18 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--alpha", args->options.alpha, "Significance level of the tests")
       ->check(number_in_range(1e-6, 0.5, true))
       ->capture_default_str();
+  cmd->add_option("--k", args->options.k,
+                  "Tolerance = max(threshold, K x the metric's spread across the history nights)")
+      ->check(number_in_range(0, 100, true))
+      ->capture_default_str();
+  cmd->add_option("--min-history", args->options.min_history,
+                  "History nights needed before a slowdown fails the gate (fewer: reported only)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Also write the markdown to this file");
+  cmd->add_option("--json", args->json,
+                  "Also write every metric (baseline, current, change, tolerance, verdict, "
+                  "p-value) as JSON to this file");
   cmd->add_flag("--allow-different-hosts", args->allow_different_hosts,
                 "Compare files measured on different hosts or devices");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -20,6 +21,15 @@ double bootstrap_p(const std::vector<double>& ratios) {
   for (double r : ratios) below += r <= 1, above += r >= 1;
   const double n = double(ratios.size());
   return std::min(1.0, 2 * (std::min(below, above) + 1) / (n + 1));
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t h = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
+  const double upper = v[h];
+  if (v.size() % 2) return upper;
+  return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)));
 }
 
 }  // namespace
@@ -45,31 +55,66 @@ int Comparison::count(Verdict v) const {
   int n = 0;
   for (const auto& m : roofs) n += m.verdict == v;
   for (const auto& m : points) n += m.verdict == v;
+  if (machine) n += machine->verdict == v;
   return n;
 }
 
 int Comparison::regressions() const {
-  return count(Verdict::kSlower) + count(Verdict::kFailed) + count(Verdict::kMissing);
+  return (gates_speed ? count(Verdict::kSlower) : 0) + count(Verdict::kFailed) +
+         count(Verdict::kMissing);
 }
 
-Verdict decide(double change, double p_value, double min_p_value, const CompareOptions& o,
+Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
                std::string& note) {
-  if (std::fabs(change) * 100 <= o.threshold_pct) return Verdict::kSame;
-  if (p_value < o.alpha) return change < 0 ? Verdict::kSlower : Verdict::kFaster;
-  note = min_p_value >= o.alpha
+  // On a log scale, so that a spread wider than 100 % still leaves a 10x slowdown beyond it.
+  if (change > -1 && std::fabs(std::log1p(change)) <= -std::log1p(-tolerance))
+    return Verdict::kSame;
+  if (p_value < alpha) return change < 0 ? Verdict::kSlower : Verdict::kFaster;
+  note = min_p_value >= alpha
              ? fmt::format("too few samples: the test cannot reach p < {:g} (best possible {:.3g})",
-                           o.alpha, min_p_value)
-             : fmt::format("not significant (p = {:.3g} >= {:g})", p_value, o.alpha);
+                           alpha, min_p_value)
+             : fmt::format("not significant (p = {:.3g} >= {:g})", p_value, alpha);
   return Verdict::kAmbiguous;
+}
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p) {
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::sort(order.begin(), order.end(), [&p](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> q(m, 1);
+  double running = 1;  // q is monotone: the minimum of p·m/rank over this rank and all above it
+  for (std::size_t r = m; r-- > 0;) {
+    running = std::min(running, p[order[r]] * double(m) / double(r + 1));
+    q[order[r]] = std::min(1.0, running);
+  }
+  return q;
+}
+
+double robust_log_spread(const std::vector<double>& values) {
+  if (values.size() < 3) return -1;
+  std::vector<double> logs;
+  for (double v : values) logs.push_back(std::log(v));
+  const double med = median_of(logs);
+  for (double& l : logs) l = std::fabs(l - med);
+  // 1.4826 makes the MAD of many normal values their standard deviation; a few nights' MAD is
+  // smaller on average (3 nights: by a third), so small counts get their own factor (simulated
+  // with normal values; from 9 on, n / (n − 1) × 1.4826 is within 1 % of it).
+  constexpr double kSmall[] = {2.207, 2.017, 1.807, 1.758, 1.688, 1.674};  // n = 3 … 8
+  const std::size_t n = values.size();
+  const double factor = n <= 8 ? kSmall[n - 3] : 1.4826 * double(n) / double(n - 1);
+  return factor * median_of(logs);
 }
 
 namespace {
 
-MetricComparison missing(const std::string& metric, const std::string& baseline,
-                         const std::string& why) {
+MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
+                         double baseline_value, const std::string& why) {
   MetricComparison m;
   m.metric = metric;
+  m.roof = roof;
   m.baseline = baseline;
+  m.baseline_value = baseline_value;
   m.current = "–";
   m.change = -1;  // nothing measured is no throughput
   m.verdict = Verdict::kMissing;
@@ -77,86 +122,381 @@ MetricComparison missing(const std::string& metric, const std::string& baseline,
   return m;
 }
 
-void compare_roofs(const GroupAnalysis& gb, const GroupAnalysis* gc, const CompareOptions& o,
-                   Comparison& c) {
-  const std::string group = gb.fit.space + "/" + gb.fit.dtype;
-  if (!gb.fit.fit) return;  // nothing to hold the current file to
-  const RoofFit& fb = *gb.fit.fit;
-  if (!gc || !gc->fit.fit) {
-    const std::string why = gc ? "no fit in the current file: " + gc->fit.not_fitted
-                               : "no point of " + group + " in the current file";
-    c.roofs.push_back(missing("P " + group, format_flops(fb.estimate.roof.peak_flops), why));
-    c.roofs.push_back(missing("B " + group, format_bytes_per_s(fb.estimate.roof.bandwidth), why));
-    return;
+// A spread from 3 to 7 nights is itself uncertain: now and then far below the metric's true
+// night-to-night noise, and the gate would cry wolf there. Each metric's spread is therefore at
+// least kSpreadFloor × the median spread of its kind (roofs, points) on this host.
+constexpr double kSpreadFloor = 0.5;
+
+// The slowdown a spread (of logs) tolerates: the larger of the threshold and k spreads.
+double tolerance_of(double spread, const CompareOptions& o) {
+  const double log_tolerance =
+      std::max(-std::log1p(-o.threshold_pct / 100), spread > 0 ? o.k * spread : 0);
+  return -std::expm1(-log_tolerance);
+}
+
+// Baseline, spread and tolerance of a metric from its values on the history nights.
+void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
+  m.nights = int(values.size());
+  m.baseline_value = median_of(values);
+  m.spread = robust_log_spread(values);
+  m.tolerance = tolerance_of(m.spread, o);
+}
+
+// The z with a two-sided normal p of `p`.
+double z_two_sided(double p) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
   }
-  const RoofFit& fc = *gc->fit.fit;
-  for (int which = 0; which < 2; ++which) {
-    auto value = [which](const Roof& r) { return which == 0 ? r.peak_flops : r.bandwidth; };
-    std::vector<double> ratios;
-    const std::size_t n = std::min(fb.replicates.size(), fc.replicates.size());
-    for (std::size_t i = 0; i < n; ++i)
-      ratios.push_back(value(fc.replicates[i]) / value(fb.replicates[i]));
-    MetricComparison m;
-    m.metric = (which == 0 ? "P " : "B ") + group;
-    const double vb = value(fb.estimate.roof), vc = value(fc.estimate.roof);
-    m.baseline = which == 0 ? format_flops(vb) : format_bytes_per_s(vb);
-    m.current = which == 0 ? format_flops(vc) : format_bytes_per_s(vc);
-    m.change = vc / vb - 1;
-    m.p_value = bootstrap_p(ratios);
-    m.verdict = decide(m.change, m.p_value, 2 / (double(n) + 1), o, m.note);
-    if (m.note.empty()) m.note = fmt::format("bootstrap of the fit, {} replicates", n);
-    c.roofs.push_back(std::move(m));
+  return hi;
+}
+
+// Floors the spreads of `list` (the tested ones: `which`), sets the tolerances and decides;
+// `tests`: how many p-values the Benjamini–Hochberg adjustment spread alpha over.
+void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size_t>& which,
+                std::size_t tests, const CompareOptions& o) {
+  std::vector<double> spreads;
+  for (std::size_t i : which)
+    if (list[i].spread >= 0) spreads.push_back(list[i].spread);
+  const double floor = kSpreadFloor * median_of(spreads);
+  for (std::size_t i : which) {
+    MetricComparison& m = list[i];
+    if (m.spread >= 0 && m.spread < floor) {
+      m.note +=
+          fmt::format("; spread {:.1f} % raised to half the median of its kind", 100 * m.spread);
+      m.spread = floor;
+    }
+    // Tonight's own median is uncertain too: a night noisier than the history's widens it.
+    if (m.spread > 0) m.spread = std::hypot(m.spread, m.current_se);
+    m.tolerance = tolerance_of(m.spread, o);
+    std::string why;
+    m.verdict = decide(m.change, m.tolerance, m.q_value, m.min_p_value, o.alpha, why);
+    m.note = (why.empty() ? m.note : why + "; " + m.note);
+    // Beyond the tolerance, the test must also reach alpha: with noisy repetitions (or bootstrap
+    // replicates) that takes a larger change, z(alpha / tests) noise units.
+    const double z = z_two_sided(o.alpha / double(std::max<std::size_t>(tests, 1)));
+    m.min_detectable =
+        m.min_p_value < o.alpha ? std::max(m.tolerance, -std::expm1(-z * m.test_noise)) : -1;
   }
 }
 
-MetricComparison compare_point(const Point& pb, const Point& pc, const CompareOptions& o) {
-  MetricComparison m;
-  m.metric = pb.name;
-  m.baseline = fmt::format("{:.4g} s", pb.median_s);
-  m.current = fmt::format("{:.4g} s", pc.median_s);
-  m.change = pb.median_s / pc.median_s - 1;  // throughput ∝ 1 / time
-  const MannWhitney mw = mann_whitney(pb.samples, pc.samples);
-  m.p_value = mw.p_value;
-  m.verdict = decide(m.change, mw.p_value, mw.min_p_value, o, m.note);
-  if (m.note.empty())
-    m.note = fmt::format("Mann–Whitney U ({}), {} + {} samples", mw.exact ? "exact" : "normal",
-                         pb.samples.size(), pc.samples.size());
-  if (!pc.verified) {
-    // Timed but wrong: whatever its speed, the gate fails on it.
-    m.verdict = Verdict::kFailed;
-    m.note =
-        "verification failed: " + (pc.verify_error.empty() ? "no reason given" : pc.verify_error);
+// Standard error of the log of a median of n samples: 1.2533 σ / √n, σ from the samples' MAD.
+double median_log_se(const std::vector<double>& samples) {
+  if (samples.size() < 3) return 0;
+  std::vector<double> logs;
+  for (double t : samples) logs.push_back(std::log(t));
+  const double med = median_of(logs);
+  for (double& l : logs) l = std::fabs(l - med);
+  return 1.2533 * 1.4826 * median_of(logs) / std::sqrt(double(samples.size()));
+}
+
+std::string spread_note(const MetricComparison& m) {
+  if (m.spread < 0)
+    return fmt::format("spread unknown ({} night{})", m.nights, m.nights == 1 ? "" : "s");
+  return fmt::format("spread {:.1f} % over {} nights", 100 * m.spread, m.nights);
+}
+
+enum class RoofKind { kPeak, kBandwidth, kRead };
+
+struct RoofMetric {
+  RoofKind kind;
+  const char* prefix;
+};
+constexpr RoofMetric kRoofMetrics[] = {
+    {RoofKind::kPeak, "P "}, {RoofKind::kBandwidth, "B "}, {RoofKind::kRead, "B_read "}};
+
+// The metric's value in one file's group; 0 when that file has none.
+double roof_value(const GroupAnalysis* g, RoofKind kind) {
+  if (!g || !g->fit.fit) return 0;
+  switch (kind) {
+    case RoofKind::kPeak:
+      return g->fit.fit->estimate.roof.peak_flops;
+    case RoofKind::kBandwidth:
+      return g->fit.fit->estimate.roof.bandwidth;
+    default:
+      return g->fit.read_bandwidth ? g->fit.read_bandwidth->value : 0;
   }
+}
+
+std::string format_roof(RoofKind kind, double v) {
+  return kind == RoofKind::kPeak ? format_flops(v) : format_bytes_per_s(v);
+}
+
+// Relative standard error of B_read from its 95 % interval (it has no bootstrap replicates).
+double read_log_se(const GroupAnalysis* g) {
+  if (!g || !g->fit.read_bandwidth) return 0;
+  const Interval& ci = g->fit.read_bandwidth->ci;
+  return ci.low > 0 && ci.high > ci.low ? std::log(ci.high / ci.low) / 3.92 : 0;
+}
+
+// Machine-wide factors (log of time over the baseline's; 0 when not normalised): one per
+// history night, and tonight's.
+struct Factors {
+  std::vector<double> night;
+  double current = 0;
+};
+
+void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupAnalysis& gb,
+                   const GroupAnalysis* gc, const Factors& f, const CompareOptions& o,
+                   Comparison& c) {
+  const std::string group = gb.fit.space + "/" + gb.fit.dtype;
+  if (!gb.fit.fit) return;  // nothing to hold the current file to
+  std::vector<const GroupAnalysis*> past;
+  for (const FileAnalysis* h : history) past.push_back(h->find(gb.fit.space, gb.fit.dtype));
+  for (const RoofMetric& rm : kRoofMetrics) {
+    const double newest = roof_value(&gb, rm.kind);
+    if (newest <= 0) continue;  // e.g. no B_read in the newest night
+    // A night slower as a whole had lower roofs: throughputs × exp(factor) take that out.
+    std::vector<double> values;
+    for (std::size_t j = 0; j < past.size(); ++j)
+      if (roof_value(past[j], rm.kind) > 0)
+        values.push_back(roof_value(past[j], rm.kind) * std::exp(f.night[j]));
+    const std::string metric = rm.prefix + group;
+    const double vc_raw = roof_value(gc, rm.kind), vc = vc_raw * std::exp(f.current);
+    if (vc_raw <= 0) {
+      const std::string why = !gc            ? "no point of " + group + " in the current file"
+                              : !gc->fit.fit ? "no fit in the current file: " + gc->fit.not_fitted
+                                             : "no DRAM-sized read point in the current file";
+      c.roofs.push_back(
+          missing(metric, true, format_roof(rm.kind, median_of(values)), median_of(values), why));
+      continue;
+    }
+    MetricComparison m;
+    m.metric = metric;
+    m.roof = true;
+    set_history(m, values, o);
+    m.current_value = vc_raw;
+    m.baseline = format_roof(rm.kind, m.baseline_value);
+    m.current = format_roof(rm.kind, vc_raw);
+    m.change = vc / m.baseline_value - 1;
+    if (rm.kind == RoofKind::kRead) {
+      // Normal approximation: both intervals and the night-to-night spread.
+      const double se2 = std::pow(read_log_se(gc), 2) + std::pow(read_log_se(&gb), 2) +
+                         std::pow(std::max(m.spread, 0.0), 2);
+      const double z = se2 > 0 ? std::fabs(std::log(vc / m.baseline_value)) / std::sqrt(se2) : 0;
+      m.p_value = se2 > 0 ? std::erfc(z / std::sqrt(2.0)) : 1;
+      m.min_p_value = se2 > 0 ? 0 : 1;
+      m.test_noise = std::sqrt(se2);
+      m.note = "normal approximation from the intervals";
+    } else {
+      // Replicates of the current fit against those of the history nights in turn, so the
+      // ratios carry the night-to-night variation the history shows.
+      const auto value = [&rm](const Roof& r) {
+        return rm.kind == RoofKind::kPeak ? r.peak_flops : r.bandwidth;
+      };
+      std::vector<std::pair<const RoofFit*, double>> fits;  // with the night's factor
+      for (std::size_t j = 0; j < past.size(); ++j)
+        if (past[j] && past[j]->fit.fit && !past[j]->fit.fit->replicates.empty())
+          fits.emplace_back(&*past[j]->fit.fit, f.night[j]);
+      std::vector<double> ratios;
+      const auto& rc = gc->fit.fit->replicates;
+      for (std::size_t i = 0; i < rc.size() && !fits.empty(); ++i) {
+        const auto& [fb, factor] = fits[i % fits.size()];
+        const auto& rb = fb->replicates;
+        ratios.push_back(value(rc[i]) * std::exp(f.current - factor) / value(rb[i % rb.size()]));
+      }
+      m.p_value = bootstrap_p(ratios);
+      m.test_noise = std::max(0.0, robust_log_spread(ratios));
+      m.min_p_value = ratios.empty() ? 1 : 2 / (double(ratios.size()) + 1);
+      m.note = fmt::format("bootstrap of the fits, {} replicates", ratios.size());
+    }
+    m.q_value = m.p_value;
+    c.roofs.push_back(std::move(m));  // decided with the others' spreads (decide_all)
+  }
+}
+
+// With 3 history nights or more and enough points, each night's machine-wide factor:
+// the median over the points of log(time / the history's median time). A shared machine has slow
+// phases that stretch every point of a night alike (a neighbour's build: 15–30 % on the
+// development VM); taken out, the gate sees what moved against the rest of the night.
+constexpr std::size_t kMinCommonPoints = 5;
+
+struct PointRow {
+  const Point* baseline;             // in the newest history night
+  const Point* current;              // measured tonight
+  std::vector<const Point*> nights;  // per history night; null where not measured or verified
+};
+
+Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {
+  Factors f;
+  f.night.assign(nights, 0);
+  if (!normalise || rows.size() < kMinCommonPoints) return f;
+  std::vector<double> typical;  // per row: the history's median time
+  for (const auto& r : rows) {
+    std::vector<double> t;
+    for (const Point* p : r.nights)
+      if (p) t.push_back(p->median_s);
+    typical.push_back(median_of(t));
+  }
+  for (std::size_t j = 0; j < nights; ++j) {
+    std::vector<double> logs;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].nights[j]) logs.push_back(std::log(rows[i].nights[j]->median_s / typical[i]));
+    if (logs.size() >= kMinCommonPoints) f.night[j] = median_of(logs);
+  }
+  std::vector<double> logs;  // tonight, against the history's medians with the factors out
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<double> t;
+    for (std::size_t j = 0; j < nights; ++j)
+      if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
+    if (rows[i].current->verified)
+      logs.push_back(std::log(rows[i].current->median_s / median_of(t)));
+  }
+  if (logs.size() >= kMinCommonPoints) f.current = median_of(logs);
+  return f;
+}
+
+// The factor itself, as a metric that never fails the gate: a whole night slower is a slow phase
+// of the machine as often as a change that touches every probe, and only a look can tell.
+MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
+  MetricComparison m;
+  m.metric = "every point together";
+  std::vector<double> values;
+  for (double x : f.night) values.push_back(std::exp(-x));  // throughput of each night
+  set_history(m, values, o);
+  m.baseline_value = 1;
+  m.current_value = std::exp(-f.current);
+  m.baseline = "1";
+  m.current = fmt::format("{:.3f}", m.current_value);
+  m.change = m.current_value - 1;
+  m.p_value = m.q_value = 1;
+  m.min_p_value = 1;
+  std::string unused;
+  if (decide(m.change, m.tolerance, 0, 0, 1, unused) != Verdict::kSame) {
+    m.verdict = Verdict::kAmbiguous;
+    m.note = fmt::format(
+        "every point moved {:+.1f} % together: a slow (or fast) phase of the machine, or a change "
+        "that touches every probe; the other verdicts are relative to it; ",
+        100 * m.change);
+  }
+  m.note += "the median over the points, taken out of each point and roof; " + spread_note(m);
   return m;
 }
 
 }  // namespace
 
-Comparison compare_files(const FileAnalysis& baseline, const FileAnalysis& current,
-                         const CompareOptions& o) {
+Comparison compare_history(const std::vector<const FileAnalysis*>& history,
+                           const FileAnalysis& current, const CompareOptions& o) {
   Comparison c;
-  for (const auto& gb : baseline.groups)
-    compare_roofs(gb, current.find(gb.fit.space, gb.fit.dtype), o, c);
+  for (const FileAnalysis* h : history) c.history.push_back(h->label);
+  c.history_nights = int(history.size());
+  c.gates_speed = c.history_nights >= o.min_history;
+  if (history.empty()) return c;
+  const FileAnalysis& newest = *history.back();
 
+  std::vector<std::unordered_map<std::string, const Point*>> past(history.size());
+  for (std::size_t i = 0; i < history.size(); ++i)
+    for (const auto& p : history[i]->results.points) past[i].emplace(p.name, &p);
   std::unordered_map<std::string, const Point*> current_points;
   for (const auto& p : current.results.points) current_points.emplace(p.name, &p);
   std::unordered_set<std::string> baseline_names;
-  for (const auto& pb : baseline.results.points) {
+  std::vector<PointRow> rows;
+  std::vector<MetricComparison> lost;  // MISSING points, in file order with the others below
+  std::vector<std::size_t> order;      // per point of `newest` compared: row index or ~lost index
+  for (const auto& pb : newest.results.points) {
     baseline_names.insert(pb.name);
     if (!pb.measured() || !pb.verified) {
       c.not_compared.push_back(pb.name + ": skipped or unverified in the baseline");
       continue;
     }
+    PointRow row{&pb, nullptr, std::vector<const Point*>(history.size(), nullptr)};
+    std::vector<double> medians;
+    for (std::size_t j = 0; j < past.size(); ++j) {
+      const auto it = past[j].find(pb.name);
+      if (it == past[j].end() || !it->second->measured() || !it->second->verified) continue;
+      row.nights[j] = it->second;
+      medians.push_back(it->second->median_s);
+    }
     const auto it = current_points.find(pb.name);
-    const std::string before = fmt::format("{:.4g} s", pb.median_s);
-    if (it == current_points.end())
-      c.points.push_back(missing(pb.name, before, "not in the current file"));
-    else if (!it->second->measured())
-      c.points.push_back(
-          missing(pb.name, before, "skipped in the current file: " + it->second->skipped_reason));
-    else
-      c.points.push_back(compare_point(pb, *it->second, o));
+    const double before = median_of(medians);
+    const std::string before_text = fmt::format("{:.4g} s", before);
+    if (it == current_points.end() || !it->second->measured()) {
+      lost.push_back(missing(pb.name, false, before_text, before,
+                             it == current_points.end()
+                                 ? "not in the current file"
+                                 : "skipped in the current file: " + it->second->skipped_reason));
+      order.push_back(~(lost.size() - 1));
+      continue;
+    }
+    row.current = it->second;
+    order.push_back(rows.size());
+    rows.push_back(std::move(row));
   }
+
+  // The factors need a history whose spread is known (3 nights), whatever --min-history says.
+  const bool normalise = history.size() >= 3 && rows.size() >= kMinCommonPoints;
+  const Factors f = machine_factors(rows, history.size(), normalise);
+  if (normalise) c.machine = machine_metric(f, o);
+  for (const auto& gb : newest.groups)
+    compare_roofs(history, gb, current.find(gb.fit.space, gb.fit.dtype), f, o, c);
+
+  std::vector<std::size_t> tested;  // points with a test's p-value, for Benjamini–Hochberg
+  for (std::size_t k : order) {
+    if (k >= rows.size()) {
+      c.points.push_back(std::move(lost[~k]));
+      continue;
+    }
+    const PointRow& r = rows[k];
+    const Point& pc = *r.current;
+    MetricComparison m;
+    std::vector<double> medians, pooled;
+    for (std::size_t j = 0; j < r.nights.size(); ++j) {
+      if (!r.nights[j]) continue;
+      const double scale = std::exp(-f.night[j]);
+      medians.push_back(r.nights[j]->median_s * scale);
+      for (double t : r.nights[j]->samples) pooled.push_back(t * scale);
+    }
+    std::vector<double> tonight;
+    for (double t : pc.samples) tonight.push_back(t * std::exp(-f.current));
+    m.current_se = median_log_se(pc.samples);
+    // Mann–Whitney's noise for a shift of the logs: σ √(1/m + 1/n), × √(π/3) for its efficiency
+    // against a t-test.
+    m.test_noise = m.current_se * std::sqrt(double(pc.samples.size())) / 1.2533 *
+                   std::sqrt((1 / double(std::max<std::size_t>(pooled.size(), 1)) +
+                              1 / double(std::max<std::size_t>(tonight.size(), 1))) *
+                             3.14159265 / 3);
+    m.metric = r.baseline->name;
+    // Times: the spread of 1 / t is that of t, so the history's medians serve as they are.
+    set_history(m, medians, o);
+    m.baseline = fmt::format("{:.4g} s", m.baseline_value);
+    m.current = fmt::format("{:.4g} s", pc.median_s);
+    m.current_value = pc.median_s;
+    m.change = m.baseline_value / (pc.median_s * std::exp(-f.current)) - 1;  // throughput ∝ 1/t
+    const MannWhitney mw = mann_whitney(pooled, tonight);
+    m.p_value = mw.p_value;
+    m.min_p_value = mw.min_p_value;
+    m.note = fmt::format("Mann–Whitney U ({}), {} + {} samples", mw.exact ? "exact" : "normal",
+                         pooled.size(), tonight.size());
+    if (!pc.verified) {
+      // Timed but wrong: whatever its speed, the gate fails on it.
+      m.verdict = Verdict::kFailed;
+      m.note =
+          "verification failed: " + (pc.verify_error.empty() ? "no reason given" : pc.verify_error);
+    } else {
+      tested.push_back(c.points.size());
+    }
+    c.points.push_back(std::move(m));
+  }
+  // Hundreds of points, each at alpha, would give some false discoveries every night.
+  std::vector<double> p;
+  for (std::size_t i : tested) p.push_back(c.points[i].p_value);
+  const std::vector<double> q = benjamini_hochberg(p);
+  for (std::size_t j = 0; j < tested.size(); ++j) {
+    MetricComparison& m = c.points[tested[j]];
+    m.q_value = q[j];
+    // The best a lone change can reach after the adjustment.
+    m.min_p_value = std::min(1.0, m.min_p_value * double(tested.size()));
+    m.note += "; " + spread_note(m);
+  }
+  decide_all(c.points, tested, tested.size(), o);
+  std::vector<std::size_t> roofs;
+  for (std::size_t i = 0; i < c.roofs.size(); ++i)
+    if (c.roofs[i].verdict != Verdict::kMissing) {
+      c.roofs[i].note += "; " + spread_note(c.roofs[i]);
+      roofs.push_back(i);
+    }
+  decide_all(c.roofs, roofs, 1, o);
   for (const auto& pc : current.results.points)
     if (!baseline_names.count(pc.name)) c.not_compared.push_back(pc.name + ": not in the baseline");
   return c;

@@ -1,8 +1,12 @@
 #pragma once
-// The CI regression gate: a change counts only when it is both large (beyond a threshold) and
-// significant (a test over repetitions or bootstrap replicates says it is real). What the
-// baseline measured and verified must still be there and verify: a point or roof that
-// disappeared, was skipped or failed its check is a regression too, never "not compared".
+// The CI regression gate: a change counts only when it is both large (beyond a tolerance) and
+// significant (a test over repetitions or bootstrap replicates says it is real). The tolerance
+// comes from the history of earlier nights: max(threshold, k × the metric's robust spread across
+// them), because what moves between nights (page placement, a neighbour on the memory bus) is
+// invisible to a test over one night's back-to-back repetitions. What the newest history night
+// measured and verified must still be there and verify: a point or roof that disappeared, was
+// skipped or failed its check is a regression too, never "not compared".
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,31 +22,72 @@ const char* verdict_name(Verdict v);
 struct CompareOptions {
   double threshold_pct = 5;
   double alpha = 0.01;
+  // Tolerance = max(threshold, k × spread), on a log scale. k = 10: in A/A replays of 64
+  // recorded nights on the shared 2-vCPU development VM (scripts/gate-aa), the largest
+  // significant slowdown beyond the threshold was 9.0 spreads under a parallel build, 5.3 without.
+  double k = 10;
+  // With fewer history nights the spread is unknown: speed changes are reported, not gated.
+  int min_history = 3;
 };
 
 struct MetricComparison {
-  std::string metric;             // "B OpenMP/fp64" or a point name
-  std::string baseline, current;  // formatted values
-  double change = 0;              // relative change in throughput: current / baseline − 1
+  std::string metric;                            // "B OpenMP/fp64" or a point name
+  bool roof = false;                             // a fitted roof (else a point's median)
+  std::string baseline, current;                 // formatted values
+  double baseline_value = 0, current_value = 0;  // FLOP/s or byte/s for roofs, seconds for points
+  double change = 0;  // relative change in throughput: current / baseline − 1
+  // The slowdown of throughput that is still SAME (a fraction); a speed-up is SAME up to
+  // 1 / (1 − tolerance) − 1, the same distance on a log scale.
+  double tolerance = 0;
+  double spread = -1;     // robust relative spread across the history nights; < 0: unknown
+  double test_noise = 0;  // standard deviation of the test's statistic, in log units
+  double current_se = 0;  // standard error of tonight's log median (points), widens the tolerance
+  int nights = 0;         // history nights that had this metric
   double p_value = 1;
+  double q_value = 1;      // Benjamini–Hochberg adjusted over the points (roofs: = p)
+  double min_p_value = 0;  // the smallest p its test can give for these sample counts
   Verdict verdict = Verdict::kSame;
   std::string note;  // why AMBIGUOUS, or which test
+  // The smallest change of throughput the gate can call SLOWER or FASTER here: the tolerance,
+  // when the test can reach alpha; < 0 when it cannot (or for MISSING and FAILED).
+  double min_detectable = -1;
 };
 
 struct Comparison {
-  std::vector<MetricComparison> roofs;    // P and B per space × dtype
+  std::vector<MetricComparison> roofs;    // P, B and B_read per space × dtype
   std::vector<MetricComparison> points;   // each probe point's median, matched by name
   std::vector<std::string> not_compared;  // new points, or points the baseline did not verify
+  // The night's machine-wide factor (every point together) when it was taken out; never fails.
+  std::optional<MetricComparison> machine;
+  std::vector<std::string> history;  // labels of the history nights, oldest first
+  int history_nights = 0;
+  bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
   int count(Verdict v) const;
-  int regressions() const;  // SLOWER + FAILED + MISSING: the gate fails when this is not 0
+  // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.
+  int regressions() const;
 };
 
-// Size first: within the threshold is SAME whatever the test says. Beyond it: FASTER/SLOWER when
+// Size first: within the tolerance (a slowdown fraction, symmetric on a log scale) is SAME
+// whatever the test says. Beyond it: FASTER/SLOWER when
 // p < alpha, else AMBIGUOUS, with a note when the test could never reach alpha (too few samples).
-Verdict decide(double change, double p_value, double min_p_value, const CompareOptions& o,
+Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
                std::string& note);
 
-Comparison compare_files(const FileAnalysis& baseline, const FileAnalysis& current,
-                         const CompareOptions& o);
+// q-values of Benjamini–Hochberg's step-up procedure, in the order of `p`.
+std::vector<double> benjamini_hochberg(const std::vector<double>& p);
+
+// Robust relative spread of positive values: the median absolute deviation of their logarithms,
+// scaled to estimate the standard deviation of relative changes (with a small-sample factor);
+// < 0 with fewer than 3 values.
+double robust_log_spread(const std::vector<double>& values);
+
+// `history`: earlier nights of the same host, oldest first (at least one).
+Comparison compare_history(const std::vector<const FileAnalysis*>& history,
+                           const FileAnalysis& current, const CompareOptions& o);
+
+inline Comparison compare_files(const FileAnalysis& baseline, const FileAnalysis& current,
+                                const CompareOptions& o) {
+  return compare_history({&baseline}, current, o);
+}
 
 }  // namespace ridgeline

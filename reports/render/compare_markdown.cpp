@@ -2,64 +2,174 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "render/markdown_text.hpp"
 
 namespace ridgeline {
 namespace {
 
+// The smallest slowdown the gate can call SLOWER for this metric (with the test's power).
+std::string catches(const MetricComparison& m) {
+  if (m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed) return "–";
+  return m.min_detectable < 0 ? "none" : fmt::format("{:.1f} %", 100 * m.min_detectable);
+}
+
 std::string row(const MetricComparison& m) {
-  return fmt::format("| {} | {} | {} | {:+.1f} % | {:.3g} | **{}** | {} |\n", md_code(m.metric),
-                     m.baseline, m.current, 100 * m.change, m.p_value, verdict_name(m.verdict),
-                     md_text(m.note));
+  const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
+                                    ? "–"
+                                    : fmt::format("{:.1f} %", 100 * m.tolerance);
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}** | {} |\n",
+                     md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance,
+                     catches(m), m.q_value, verdict_name(m.verdict), md_text(m.note));
 }
 
 constexpr const char* kHeader =
-    "| metric | baseline | current | change | p | verdict | note |\n"
-    "|---|---|---|---|---|---|---|\n";
+    "| metric | baseline | current | change | tolerance | catches | p | verdict | note |\n"
+    "|---|---|---|---|---|---|---|---|---|\n";
+
+// Order of the first table: what fails the gate first, then what needs a look.
+int rank(Verdict v) {
+  switch (v) {
+    case Verdict::kFailed:
+      return 0;
+    case Verdict::kMissing:
+      return 1;
+    case Verdict::kSlower:
+      return 2;
+    case Verdict::kAmbiguous:
+      return 3;
+    case Verdict::kFaster:
+      return 4;
+    default:
+      return 5;
+  }
+}
+
+std::string detectable(const MetricComparison& m) {
+  return m.min_detectable >= 0 ? fmt::format("{:.1f} %", 100 * m.min_detectable)
+                               : std::string("none");
+}
+
+// "P OpenMP/fp64: 3.1 %, B OpenMP/fp64: 31 %; points: median 6 %, largest 40 % (`x`)".
+std::string catch_line(const Comparison& c) {
+  std::string s;
+  for (const auto& m : c.roofs) {
+    if (m.verdict == Verdict::kMissing) continue;
+    s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", md_code(m.metric), detectable(m));
+  }
+  std::vector<const MetricComparison*> pts;
+  int none = 0;
+  for (const auto& m : c.points) {
+    if (m.min_detectable >= 0) pts.push_back(&m);
+    none += m.min_detectable < 0 && m.verdict != Verdict::kMissing && m.verdict != Verdict::kFailed;
+  }
+  if (!pts.empty()) {
+    std::sort(pts.begin(), pts.end(),
+              [](const auto* a, const auto* b) { return a->min_detectable < b->min_detectable; });
+    s += fmt::format("{}points: median {:.1f} %, smallest {:.1f} %, largest {:.1f} % ({})",
+                     s.empty() ? "" : "; ", 100 * pts[pts.size() / 2]->min_detectable,
+                     100 * pts.front()->min_detectable, 100 * pts.back()->min_detectable,
+                     md_code(pts.back()->metric));
+  }
+  if (none) s += fmt::format("; {} points: none (too few samples for the test)", none);
+  return s;
+}
 
 }  // namespace
 
-std::string render_compare_markdown(const std::string& baseline, const std::string& current,
-                                    const Comparison& c, const CompareOptions& o) {
+std::string render_compare_markdown(const std::string& current, const Comparison& c,
+                                    const CompareOptions& o) {
   const int slower = c.count(Verdict::kSlower), faster = c.count(Verdict::kFaster),
             ambiguous = c.count(Verdict::kAmbiguous), same = c.count(Verdict::kSame),
             failed = c.count(Verdict::kFailed), missing = c.count(Verdict::kMissing);
+  std::string history;
+  if (!c.history.empty())
+    history = c.history.size() == 1
+                  ? md_code(c.history.front())
+                  : md_code(c.history.front()) + " … " + md_code(c.history.back());
   std::string md = fmt::format(
       "## ridgeline compare: {} — {} slower, {} failed, {} missing, {} faster, {} ambiguous, {} "
       "same\n\n"
-      "Baseline {}, current {}. A change is reported when it exceeds {:g} % of throughput "
-      "AND its p-value is below {:g}. What the baseline measured and verified must still be "
-      "measured (else MISSING) and verify (else FAILED).\n\n",
+      "Current {}, against a history of {} night{} ({}). A change is reported when it exceeds "
+      "its tolerance, the larger of {:g} % and {:g} × the metric's spread across the history "
+      "nights, AND its p-value (Benjamini–Hochberg adjusted over the points) is below {:g}. What "
+      "the newest history night measured and verified must still be measured (else MISSING) "
+      "and verify (else FAILED).\n\n",
       c.regressions() ? "REGRESSION" : "no regression", slower, failed, missing, faster, ambiguous,
-      same, md_code(baseline), md_code(current), o.threshold_pct, o.alpha);
-  md += kHeader;
-  for (const auto& m : c.roofs) md += row(m);
-  for (const auto& m : c.points)
-    if (m.verdict != Verdict::kSame) md += row(m);
-  md += fmt::format("\n<details><summary>All {} points</summary>\n\n{}", c.points.size(), kHeader);
-  for (const auto& m : c.points) md += row(m);
+      same, md_code(current), c.history_nights, c.history_nights == 1 ? "" : "s", history,
+      o.threshold_pct, o.k, o.alpha);
+  if (!c.gates_speed)
+    md += fmt::format(
+        "**History too short to gate on speed: {} night{}, {} needed.** SLOWER is reported but "
+        "does not fail; MISSING and FAILED do.\n\n",
+        c.history_nights, c.history_nights == 1 ? "" : "s", o.min_history);
+
+  std::vector<const MetricComparison*> changed;
+  if (c.machine && c.machine->verdict != Verdict::kSame) changed.push_back(&*c.machine);
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list)
+      if (m.verdict != Verdict::kSame) changed.push_back(&m);
+  std::stable_sort(changed.begin(), changed.end(), [](const auto* a, const auto* b) {
+    return rank(a->verdict) < rank(b->verdict);
+  });
+  if (changed.empty()) {
+    md += "Every metric is within its tolerance.\n\n";
+  } else {
+    md += kHeader;
+    for (const auto* m : changed) md += row(*m);
+    md += "\n";
+  }
+  md +=
+      "**What this history lets the gate catch** (smallest change of throughput it can call "
+      "SLOWER";
+  md += c.gates_speed ? ")" : "; not gated yet)";
+  md += ": " + catch_line(c) + "\n\n";
+
+  md += fmt::format("<details><summary>SAME: {} metrics</summary>\n\n{}", same, kHeader);
+  if (c.machine && c.machine->verdict == Verdict::kSame) md += row(*c.machine);
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list)
+      if (m.verdict == Verdict::kSame) md += row(m);
   md += "\n</details>\n\n";
   if (!c.not_compared.empty()) {
     md += fmt::format("<details><summary>Not compared ({})</summary>\n\n", c.not_compared.size());
     for (const auto& s : c.not_compared) md += "- " + md_text(s) + "\n";
     md += "\n</details>\n\n";
   }
-  md +=
+  md += fmt::format(
       "<details><summary>Method</summary>\n\n"
-      "- Change: throughput of the current file over the baseline, minus 1 (for points the ratio "
-      "of median times, baseline / current).\n"
-      "- Points: two-sided Mann–Whitney U over the per-repetition samples (exact without ties, "
-      "else normal approximation). With few repetitions the exact test cannot reach alpha "
-      "(3 + 3 samples: p >= 0.1; 4 + 4: p >= 0.029; 5 + 5: p >= 0.0079), so such changes are "
-      "AMBIGUOUS, never SLOWER: use more repetitions for a gate.\n"
-      "- P and B: each file is fitted with its own percentile bootstrap (1000 resamples of its "
-      "points); the replicate ratios current / baseline give a two-sided bootstrap p-value for "
-      "\"no change\".\n"
-      "- SAME within the threshold; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
+      "- Baseline: the median of the metric over the history nights. Change: throughput of the "
+      "current file over the baseline, minus 1 (for points the ratio of median times, baseline / "
+      "current).\n"
+      "- Tolerance: the larger of --threshold ({:g} %) and --k ({:g}) × the metric's spread "
+      "across the history nights (the median absolute deviation of the logarithms, scaled to a "
+      "standard deviation with a small-sample factor; "
+      "known from 3 nights on; at least half the median spread of its kind; widened by tonight's "
+      "own noise), on a log scale. Catches: the smallest slowdown the gate can call SLOWER, the "
+      "tolerance or, where the test needs more to reach alpha (Benjamini–Hochberg included), "
+      "that; none where the test can never reach it.\n"
+      "- Points: two-sided Mann–Whitney U of tonight's repetitions against those of all history "
+      "nights (exact for small samples without ties, else normal approximation); the p-values "
+      "are adjusted over all points with Benjamini–Hochberg (the p column shows the adjusted "
+      "value), so that hundreds of points do not produce false discoveries every night.\n"
+      "- Every point together: with 3 history nights or more and at least 5 points, "
+      "each night's machine-wide factor (the median over the points of the time over the "
+      "history's median) is taken out of every point and roof first, so that a slow phase of a "
+      "shared machine does not read as a regression of everything. The factor is reported; "
+      "beyond its tolerance it is AMBIGUOUS and never fails the gate, so a change that slows "
+      "every probe alike shows there, not as SLOWER.\n"
+      "- P and B: each file is fitted with its own percentile bootstrap (1000 resamples); "
+      "tonight's replicates over those of the history nights in turn give a two-sided bootstrap "
+      "p-value for \"no change\". B_read: a normal approximation from both 95 % intervals and "
+      "the spread across nights.\n"
+      "- SAME within the tolerance; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
       "it without significance. FAILED: verified in the baseline, failed verification now. "
-      "MISSING: measured and verified (or fitted) in the baseline, absent, skipped or not fitted "
-      "now. The exit status is 1 when something is SLOWER, FAILED or MISSING.\n\n"
-      "</details>\n";
+      "MISSING: measured and verified (or fitted) in the newest history night, absent, skipped "
+      "or not fitted now. The exit status is 1 when something is FAILED or MISSING, or SLOWER "
+      "with at least --min-history ({}) history nights.\n\n"
+      "</details>\n",
+      o.threshold_pct, o.k, o.min_history);
   return md;
 }
 

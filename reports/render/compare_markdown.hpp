@@ -1,13 +1,13 @@
 #pragma once
-// Markdown for $GITHUB_STEP_SUMMARY: a headline and the table of roofs and changed points first,
-// every point and the method in <details> blocks.
+// Markdown for $GITHUB_STEP_SUMMARY: a headline, the regressions, then the ambiguous and faster
+// metrics, and what the history lets the gate catch; the SAME rows and the method in <details>.
 #include <string>
 
 #include "compare/compare.hpp"
 
 namespace ridgeline {
 
-std::string render_compare_markdown(const std::string& baseline, const std::string& current,
-                                    const Comparison& c, const CompareOptions& o);
+std::string render_compare_markdown(const std::string& current, const Comparison& c,
+                                    const CompareOptions& o);
 
 }  // namespace ridgeline

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ridgeline::render_report_markdown(files, {}, {});
     const ridgeline::CompareOptions options;
     const auto c = ridgeline::compare_files(files[0], files[1], options);
-    ridgeline::render_compare_markdown("a.json", "b.json", c, options);
+    ridgeline::render_compare_markdown("b.json", c, options);
   } catch (const ridgeline::InputError&) {
   }
   return 0;

@@ -1,5 +1,6 @@
 // scripts/nightly end to end with the built binary (--bin) and a one-space, one-dtype profile:
-// the first night starts the baseline, an A/A night passes, a planted slowdown fails and is named,
+// the first night starts the baseline, the history of verified nights grows, an A/A night passes
+// at the defaults once the history gates, a planted slowdown fails and is named,
 // an unreadable baseline is kept aside and replaced, baselines are per host/device.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -171,51 +172,72 @@ TEST_F(NightlyScript, FirstNightStartsTheBaselineAndWritesTheFolder) {
   EXPECT_NE(n.r.err.find("verified ("), std::string::npos) << n.r.err;
 }
 
-// A/A: same binary, same profile, alpha 0.01, and a threshold above this machine's run-to-run
-// noise. Measured on the 2-vCPU CI VM with nothing else running (100 % CPU share for both nights):
-// cache-resident points of this profile shift by up to 14 % between two processes (physical page
-// placement), while the 8 repetitions of a point, back to back, stay within a few %; at DRAM sizes
-// the VM's memory bandwidth moved by up to 60 % between runs. At the default 5 % the A/A failed
-// 3 times in 6 here. So the test gates at kRunToRunThreshold, as a runner's operator should (see
-// the README: measure A/A nights first). A busy machine (other builds) is reported and skipped.
-constexpr const char* kRunToRunThreshold = "--threshold 35";
+// The nightly gate judges speed only once the history holds kMinHistory verified nights.
+constexpr int kMinHistory = 3;
 
-TEST_F(NightlyScript, SameBinaryTwiceIsNoRegression) {
-  const Night first = night();
-  ASSERT_EQ(first.r.exit_code, 0) << first.r.err;
+// A/A at the defaults: same binary, same profile, nothing changed. The tolerance of each metric
+// comes from its spread over the history nights, so the night-to-night moves of this shared VM
+// (up to 14 % on cache-resident points between two processes) no longer read as regressions.
+// Nights before the history is long enough report but never fail on speed.
+TEST_F(NightlyScript, SameBinaryIsNoRegressionOnceTheHistoryGates) {
+  std::vector<Night> nights;
+  for (int i = 0; i <= kMinHistory; ++i) {
+    nights.push_back(night());
+    if (i < kMinHistory) {
+      ASSERT_EQ(nights.back().r.exit_code, 0) << nights.back().r.err;
+    }
+  }
+  const Night& first = nights.front();
+  const Night& n = nights.back();
   const fs::path baseline = only_baseline();
-  const std::string before = slurp(baseline.string());
-  const Night n = night(kRunToRunThreshold);
-  std::cout << "A/A: " << shares(first, n) << "\n";
-  if (n.r.exit_code == 1 && contended(first, n))
-    GTEST_SKIP() << "A/A not meaningful on a busy machine: " << shares(first, n) << "\n"
+  EXPECT_EQ(slurp(baseline.string()), slurp((first.folder / "results.json").string()))
+      << "a normal night leaves the baseline alone";
+  EXPECT_NE(nights[1].summary().find("history too short to gate on speed"), std::string::npos)
+      << nights[1].summary();
+  EXPECT_EQ(nights[1].folder.filename(), today_utc() + ".2");  // a second night on one day
+  std::cout << "A/A: " << shares(nights[kMinHistory - 1], n) << "\n";
+  if (n.r.exit_code == 1 && contended(nights[kMinHistory - 1], n))
+    GTEST_SKIP() << "A/A not meaningful on a busy machine: " << shares(nights[kMinHistory - 1], n)
+                 << "\n"
                  << slurp((n.folder / "compare.md").string());
-  ASSERT_EQ(n.r.exit_code, 0) << shares(first, n) << "\n"
-                              << n.r.err << "\n"
-                              << slurp((n.folder / "compare.md").string());
-  EXPECT_EQ(n.folder.filename(), today_utc() + ".2");  // a second night on one day: a new folder
-  EXPECT_TRUE(fs::exists(n.folder / "compare.md"));
+  ASSERT_EQ(n.r.exit_code, 0) << n.r.err << "\n" << slurp((n.folder / "compare.md").string());
   EXPECT_NE(n.summary().find("— no regression"), std::string::npos) << n.summary();
+  EXPECT_EQ(n.summary().find("too short"), std::string::npos) << n.summary();
   EXPECT_NE(n.summary().find("0 slower"), std::string::npos) << n.summary();
-  EXPECT_EQ(slurp(baseline.string()), before);  // a normal night leaves the baseline alone
+  // The summary says what a green night means: the smallest change each roof would show.
+  EXPECT_TRUE(std::regex_search(n.summary(), std::regex("`P Serial/fp64`: [0-9.]+ %")))
+      << n.summary();
+  // compare's JSON: every metric with its tolerance and verdict.
+  const json c = json::parse(slurp((n.folder / "compare.json").string()));
+  EXPECT_EQ(c["history"].size(), std::size_t(kMinHistory));
+  EXPECT_TRUE(c["gates_speed"].get<bool>());
+  for (const auto& m : c["metrics"]) {
+    EXPECT_GE(m["tolerance"].get<double>(), 0.05 - 1e-12) << m;
+    // AMBIGUOUS (beyond the tolerance, not significant) is reported and never fails a night.
+    EXPECT_TRUE(m["verdict"] == "SAME" || m["verdict"] == "AMBIGUOUS" || m["verdict"] == "FASTER")
+        << m;
+  }
   const std::string ss = slurp(step_summary());
   EXPECT_NE(ss.find("NEW BASELINE"), std::string::npos);
   EXPECT_NE(ss.find("### Against the baseline"), std::string::npos) << ss;
   EXPECT_EQ(ss.find("<details>"), std::string::npos) << "the headline only";
 }
 
-// triad runs its kernel 3 times per timed iteration: -67 % throughput on one point; 8 + 8 samples
-// let Mann–Whitney reach p ~ 1.6e-4 (with 3 + 3 it can never go below 0.1: AMBIGUOUS).
+// triad runs its kernel 10 times per timed iteration: -90 % throughput on one point, beyond any
+// tolerance the history of this VM gives (k x spread stays well below that).
 TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
-  const Night first = night();
-  ASSERT_EQ(first.r.exit_code, 0) << first.r.err;
+  std::vector<Night> nights;
+  for (int i = 0; i < kMinHistory; ++i) {
+    nights.push_back(night());
+    ASSERT_EQ(nights.back().r.exit_code, 0) << nights.back().r.err;
+  }
   const std::string before = slurp(only_baseline().string());
-  const Night n = night(std::string(kRunToRunThreshold) + " -- --test-slowdown triad:3");
-  std::cout << "slowdown: " << shares(first, n) << "\n";
-  if (n.r.exit_code == 0 && contended(first, n))
-    GTEST_SKIP() << "slowdown drowned by a busy machine: " << shares(first, n) << "\n"
+  const Night n = night("-- --test-slowdown triad:10");
+  std::cout << "slowdown: " << shares(nights.back(), n) << "\n";
+  if (n.r.exit_code == 0 && contended(nights.back(), n))
+    GTEST_SKIP() << "slowdown drowned by a busy machine: " << shares(nights.back(), n) << "\n"
                  << slurp((n.folder / "compare.md").string());
-  ASSERT_EQ(n.r.exit_code, 1) << shares(first, n) << "\n"
+  ASSERT_EQ(n.r.exit_code, 1) << shares(nights.back(), n) << "\n"
                               << n.r.err << "\n"
                               << slurp((n.folder / "compare.md").string());
   const std::string s = n.summary();
@@ -224,14 +246,37 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
   ASSERT_TRUE(
       std::regex_search(s, m, std::regex("SLOWER: `triad/Serial/fp64/n:[0-9]+` (-[0-9.]+) %")))
       << s;
-  // 3x the time: about -67 %. On a busy machine the two nights get different shares of a CPU
-  // (29 % and 50 % once) and the size of the change is theirs, not the plant's: the gate must
-  // still name it (above), the size is checked on a quiet machine only.
-  if (!contended(first, n)) {
+  // 10x the time: about -90 %. On a busy machine the nights get different shares of a CPU and
+  // the size of the change is theirs, not the plant's: the size is checked on a quiet machine.
+  if (!contended(nights.back(), n)) {
     EXPECT_LT(std::stod(m[1].str()), -40) << s;
   }
+  // The regressions come first in compare's markdown.
+  const std::string md = slurp((n.folder / "compare.md").string());
+  EXPECT_LT(md.find("**SLOWER**"), md.find("<details>")) << md;
   EXPECT_EQ(slurp(only_baseline().string()), before);
   EXPECT_NE(slurp(step_summary()).find("SLOWER: `triad/Serial/fp64"), std::string::npos);
+  // A night with a regression does not join the history.
+  std::size_t history = 0;
+  for (const auto& e :
+       fs::directory_iterator(baselines() / (only_baseline().stem().string() + ".history")))
+    history += e.path().extension() == ".json";
+  EXPECT_EQ(history, std::size_t(kMinHistory - 1));
+}
+
+// The history keeps the last N verified nights, the baseline counted; a promotion starts it again.
+TEST_F(NightlyScript, HistoryKeepsTheLastNightsAndStartsAgainOnPromotion) {
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(night("--history 2").r.exit_code, 0);
+  const fs::path dir = baselines() / (only_baseline().stem().string() + ".history");
+  std::vector<fs::path> kept;
+  for (const auto& e : fs::directory_iterator(dir)) kept.push_back(e.path());
+  ASSERT_EQ(kept.size(), 1u);  // N = 2: the baseline and the newest night
+  const Night n = night("--history 2");
+  ASSERT_EQ(n.r.exit_code, 0) << n.r.err;
+  EXPECT_EQ(json::parse(slurp((n.folder / "compare.json").string()))["history"].size(), 2u);
+  ASSERT_EQ(night("--update-baseline").r.exit_code, 0);
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_EQ(night("--history 0").r.exit_code, 2);
 }
 
 TEST_F(NightlyScript, UpdateBaselinePromotesTonightsResults) {
@@ -255,6 +300,20 @@ TEST_F(NightlyScript, UnreadableBaselineIsKeptAsideAndANewOneStarts) {
   ASSERT_TRUE(fs::exists(aside));
   EXPECT_EQ(slurp(aside.string()), "{\"schema_version\": \"1.0.0\", \"points\": [");
   EXPECT_EQ(slurp(baseline.string()), slurp((n.folder / "results.json").string()));
+}
+
+TEST_F(NightlyScript, UnreadableHistoryNightIsKeptAsideAndLeftOut) {
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(night().r.exit_code, 0);
+  const fs::path dir = baselines() / (only_baseline().stem().string() + ".history");
+  std::vector<fs::path> kept;
+  for (const auto& e : fs::directory_iterator(dir)) kept.push_back(e.path());
+  ASSERT_EQ(kept.size(), 1u);
+  std::ofstream(kept.front()) << "{\"points\": [";  // truncated
+  const Night n = night();
+  ASSERT_EQ(n.r.exit_code, 0) << n.r.err;
+  EXPECT_NE(n.r.err.find("is unreadable; kept aside"), std::string::npos) << n.r.err;
+  EXPECT_TRUE(fs::exists(kept.front().string() + ".corrupt-" + today_utc()));
+  EXPECT_EQ(json::parse(slurp((n.folder / "compare.json").string()))["history"].size(), 1u);
 }
 
 TEST_F(NightlyScript, AnotherHostsBaselineIsNeverUsed) {

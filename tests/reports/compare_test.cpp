@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "cli_test_support.hpp"
@@ -32,8 +33,9 @@ TEST(Compare, TwoRunsOfTheSameMachineAreNoRegression) {
 // cpu_run_slow.json: every fp64 memory-bound time 10 % longer (make_fixtures.py), 8 repetitions.
 TEST(Compare, PlantedTenPercentSlowdownIsCaught) {
   TempDir dir;
-  const auto r = run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData +
-                             "/cpu_run_slow.json --out " + dir.path + "/summary.md");
+  const auto r =
+      run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData +
+                  "/cpu_run_slow.json --min-history 1 --out " + dir.path + "/summary.md");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("REGRESSION"), std::string::npos);
   EXPECT_NE(r.out.find("| `B OpenMP/fp64` | 49.84 GB/s | 45.14 GB/s | -9.4 % |"), std::string::npos)
@@ -82,8 +84,8 @@ std::string triad_median() {
   return "?";
 }
 std::string aa_cell(const std::string& metric) {  // the baseline cell of an A/A compare
-  const auto r = run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData +
-                             "/cpu_run_a.json");
+  const auto r =
+      run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData + "/cpu_run_a.json");
   const std::string key = "| `" + metric + "` | ";
   const auto at = r.out.find(key);
   if (at == std::string::npos) return "?";
@@ -110,8 +112,7 @@ TEST_F(CompareGate, SlowerAndFailedIsAFailureNotDropped) {
   EXPECT_NE(r.out.find("REGRESSION — 0 slower, 1 failed, 0 missing"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| `" + kTriad + "` | " + triad_median() + " | "), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find(" | -66.7 % |"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find(" | -66.7 % |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("**FAILED** | verification failed: triad: element 0 is -7"),
             std::string::npos);
 }
@@ -130,7 +131,7 @@ TEST_F(CompareGate, PointMissingTonightFails) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("| `" + kTriad + "` | " + triad_median() +
-                       " | – | -100.0 % | 1 | **MISSING** | not in the current file |"),
+                       " | – | -100.0 % | – | – | 1 | **MISSING** | not in the current file |"),
             std::string::npos)
       << r.out;
 }
@@ -154,7 +155,7 @@ TEST_F(CompareGate, WholeGroupMissingTonightFailsItsRoofs) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
-                       " | – | -100.0 % | 1 | **MISSING** | no point of OpenMP/fp32 in the "
+                       " | – | -100.0 % | – | – | 1 | **MISSING** | no point of OpenMP/fp32 in the "
                        "current file |"),
             std::string::npos)
       << r.out;
@@ -170,8 +171,9 @@ TEST_F(CompareGate, GroupThatNoLongerFitsFailsItsRoofs) {
   });
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(
-      r.out.find("| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
-                 " | – | -100.0 % | 1 | **MISSING** | no fit in the current file: not fitted:"),
+      r.out.find(
+          "| `P OpenMP/fp32` | " + aa_cell("P OpenMP/fp32") +
+          " | – | -100.0 % | – | – | 1 | **MISSING** | no fit in the current file: not fitted:"),
       std::string::npos)
       << r.out;
 }
@@ -198,15 +200,121 @@ TEST_F(CompareGate, NewPointTonightIsNotARegression) {
 
 // --alpha nan compared false with every p-value and switched the gate off.
 TEST_F(CompareGate, OptionsThatWouldSwitchTheGateOffAreRejected) {
-  for (const char* bad :
-       {"--alpha nan", "--alpha inf", "--alpha 0", "--alpha 0.9", "--threshold nan",
-        "--threshold 100", "--threshold 1e300", "--threshold -5", "--threshold 0"}) {
+  for (const char* bad : {"--alpha nan", "--alpha inf", "--alpha 0", "--alpha 0.9",
+                          "--threshold nan", "--threshold 100", "--threshold 1e300",
+                          "--threshold -5", "--threshold 0", "--k nan", "--k -1", "--k inf"}) {
     const auto r = gate([](nlohmann::json&) {}, bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.out;
     EXPECT_EQ(line_count(r.err), 1) << bad << "\n" << r.err;
     EXPECT_NE(r.err.find("must be a number in"), std::string::npos) << r.err;
   }
   EXPECT_EQ(gate([](nlohmann::json&) {}, "--alpha 0.05 --threshold 99.9").exit_code, 0);
+}
+
+// A history of nights: the fixture with every time scaled per night, and one point (kNoisy)
+// moving much more between nights than the others.
+class CompareHistory : public ::testing::Test {
+ protected:
+  static constexpr const char* kNoisy = "copy/OpenMP/fp64/n:8388608";
+  static void scale(nlohmann::json& p, double f) {
+    for (auto& s : p["samples"]) s = s.get<double>() * f;
+    p["median_s"] = p["median_s"].get<double>() * f;
+    for (const char* rate : {"flops_per_s", "bytes_per_s"})
+      if (p[rate].is_number()) p[rate] = p[rate].get<double>() / f;
+  }
+  // Night i: all times × quiet[i], kNoisy's × noisy[i] as well.
+  std::string history(int nights) {
+    const double quiet[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+    const double noisy[] = {1.0, 1.2, 0.85, 1.1, 0.9};
+    std::string files;
+    for (int i = 0; i < nights; ++i) {
+      nlohmann::json d = fixture("cpu_run_a.json");
+      for (auto& p : d["points"])
+        if (p["median_s"].is_number()) scale(p, quiet[i] * (p["name"] == kNoisy ? noisy[i] : 1));
+      const std::string f = dir_.path + "/night" + std::to_string(i) + ".json";
+      write_json(f, d);
+      files += f + " ";
+    }
+    return files;
+  }
+  // compare of `nights` history nights against the fixture changed by `edit`.
+  CommandResult gate(int nights, const std::function<void(nlohmann::json&)>& edit,
+                     const std::string& options = "") {
+    nlohmann::json current = fixture("cpu_run_a.json");
+    edit(current);
+    write_json(dir_.path + "/current.json", current);
+    return run_command(kBin + " compare " + history(nights) + dir_.path + "/current.json --json " +
+                       dir_.path + "/compare.json " + options);
+  }
+  nlohmann::json metric(const std::string& name) {
+    const auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+    for (const auto& m : j["metrics"])
+      if (m["metric"] == name) return m;
+    return nullptr;
+  }
+  TempDir dir_;
+};
+
+TEST_F(CompareHistory, ToleranceGrowsWithTheSpreadAcrossNights) {
+  const auto r = gate(5, [](nlohmann::json&) {});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto noisy = metric(kNoisy), quiet = metric(kTriad);
+  ASSERT_TRUE(noisy.is_object() && quiet.is_object());
+  EXPECT_EQ(noisy["history_nights"], 5);
+  EXPECT_GT(noisy["spread"].get<double>(), 0.05);
+  // k = 10 spreads of the logs, as a slowdown of throughput.
+  EXPECT_NEAR(noisy["tolerance"].get<double>(), -std::expm1(-10 * noisy["spread"].get<double>()),
+              1e-12);
+  EXPECT_NEAR(quiet["tolerance"].get<double>(), 0.05, 1e-12);  // the threshold floors it
+  // What it can catch: at least the tolerance, more where the test needs a larger change.
+  EXPECT_GE(noisy["min_detectable_change"].get<double>(), noisy["tolerance"].get<double>());
+  EXPECT_GE(quiet["min_detectable_change"].get<double>(), 0.05);
+  // The baseline is the median night (the fixture's own times, scaled by 1.0).
+  EXPECT_DOUBLE_EQ(noisy["baseline"].get<double>(), noisy["current"].get<double>());
+  for (const char* key : {"baseline", "current", "change", "tolerance", "verdict", "p_value"})
+    EXPECT_TRUE(quiet.contains(key)) << key;
+  EXPECT_NE(r.out.find("**What this history lets the gate catch**"), std::string::npos) << r.out;
+}
+
+TEST_F(CompareHistory, SlowdownBeyondTheToleranceFailsWithinItDoesNot) {
+  // 33 % slower: beyond the threshold, within the noisy point's tolerance.
+  auto r = gate(5, [](nlohmann::json& d) { scale(*point_named(d, kNoisy), 1.5); });
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(metric(kNoisy)["verdict"], "SAME");
+  // The same on a quiet point fails the night; the regression is listed before SAME rows.
+  r = gate(5, [](nlohmann::json& d) { scale(*point_named(d, kTriad), 1.5); });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(metric(kTriad)["verdict"], "SLOWER");
+  EXPECT_LT(metric(kTriad)["q_value"].get<double>(), 0.01);
+  const auto row = r.out.find("| `" + kTriad + "` |");
+  EXPECT_LT(row, r.out.find("<details>")) << r.out;
+  EXPECT_LT(r.out.find("<details>"), r.out.find("| `" + std::string(kNoisy) + "` |"));
+}
+
+TEST_F(CompareHistory, ShortHistoryReportsButDoesNotFailOnSpeed) {
+  auto r = gate(2, [](nlohmann::json& d) { scale(*point_named(d, kTriad), 1.5); });
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(metric(kTriad)["verdict"], "SLOWER");
+  EXPECT_TRUE(metric(kTriad)["spread"].is_null());
+  EXPECT_NE(r.out.find("History too short to gate on speed: 2 nights, 3 needed"), std::string::npos)
+      << r.out;
+  // A lost point fails whatever the history.
+  r = gate(2, [](nlohmann::json& d) { (*point_named(d, kTriad))["skipped_reason"] = "gone"; });
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(metric(kTriad)["verdict"], "MISSING");
+  // Enough history with --min-history 2.
+  r = gate(
+      2, [](nlohmann::json& d) { scale(*point_named(d, kTriad), 1.5); }, "--min-history 2");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+}
+
+TEST_F(CompareHistory, AHistoryNightOfAnotherHostIsRefusedByName) {
+  history(3);
+  const auto r = run_command(kBin + " compare " + dir_.path + "/night0.json " + kData +
+                             "/cpu_other_host.json " + dir_.path + "/night1.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("cpu_other_host.json"), std::string::npos) << r.err;
 }
 
 TEST(MannWhitney, ExactSmallSamplesAndPower) {
@@ -225,15 +333,38 @@ TEST(MannWhitney, ExactSmallSamplesAndPower) {
 }
 
 TEST(Verdict, NeedsSizeAndSignificanceAndSaysWhenTheTestHasNoPower) {
-  const CompareOptions o;  // 5 %, alpha 0.01
+  const double tol = 0.05, alpha = 0.01;
   std::string note;
-  EXPECT_EQ(decide(-0.04, 1e-6, 1e-9, o, note), Verdict::kSame);    // small, significant
-  EXPECT_EQ(decide(-0.10, 1e-3, 1e-9, o, note), Verdict::kSlower);  // large, significant
-  EXPECT_EQ(decide(+0.10, 1e-3, 1e-9, o, note), Verdict::kFaster);
-  EXPECT_EQ(decide(-0.10, 0.2, 1e-9, o, note), Verdict::kAmbiguous);  // large, not significant
+  EXPECT_EQ(decide(-0.04, tol, 1e-6, 1e-9, alpha, note), Verdict::kSame);    // small, significant
+  EXPECT_EQ(decide(-0.10, tol, 1e-3, 1e-9, alpha, note), Verdict::kSlower);  // large, significant
+  EXPECT_EQ(decide(+0.10, tol, 1e-3, 1e-9, alpha, note), Verdict::kFaster);
+  EXPECT_EQ(decide(-0.10, tol, 0.2, 1e-9, alpha, note), Verdict::kAmbiguous);  // not significant
+  EXPECT_EQ(decide(-0.10, 0.2, 1e-6, 1e-9, alpha, note), Verdict::kSame);      // within a wider one
+  // Symmetric on a log scale: 5 % slower is at the edge, 1 / 0.95 faster too; a 10x slowdown is
+  // beyond even a tolerance of 85 %.
+  EXPECT_EQ(decide(1 / 0.95 - 1 - 1e-9, tol, 1e-6, 1e-9, alpha, note), Verdict::kSame);
+  EXPECT_EQ(decide(-0.9, 0.85, 1e-6, 1e-9, alpha, note), Verdict::kSlower);
   note.clear();
-  EXPECT_EQ(decide(-0.30, 0.1, 0.1, o, note), Verdict::kAmbiguous);  // 3 + 3 samples
+  EXPECT_EQ(decide(-0.30, tol, 0.1, 0.1, alpha, note), Verdict::kAmbiguous);  // 3 + 3 samples
   EXPECT_NE(note.find("too few samples"), std::string::npos) << note;
+}
+
+// Values checked against R's p.adjust(p, "BH").
+TEST(BenjaminiHochberg, MatchesTheStepUpProcedure) {
+  const std::vector<double> q = benjamini_hochberg({0.01, 0.04, 0.03, 0.005, 0.5});
+  const std::vector<double> want = {0.025, 0.05, 0.05, 0.025, 0.5};
+  ASSERT_EQ(q.size(), want.size());
+  for (std::size_t i = 0; i < q.size(); ++i) EXPECT_NEAR(q[i], want[i], 1e-12) << i;
+  EXPECT_TRUE(benjamini_hochberg({}).empty());
+}
+
+TEST(RobustSpread, IgnoresOneWildNightAndNeedsThree) {
+  EXPECT_LT(robust_log_spread({1, 1.1}), 0);  // unknown from two nights
+  // Logs of 1, 1.01, 0.99, 1.02, 5: the outlier moves the median deviation only a little.
+  const double s = robust_log_spread({1, 1.01, 0.99, 1.02, 5});
+  EXPECT_GT(s, 0.005);
+  EXPECT_LT(s, 0.03);
+  EXPECT_DOUBLE_EQ(robust_log_spread({2, 2, 2}), 0);
 }
 
 }  // namespace
