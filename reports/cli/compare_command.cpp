@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cli/terminal.hpp"
 #include "cli/validators.hpp"
 #include "compare/compare.hpp"
 #include "render/compare_markdown.hpp"
@@ -14,6 +15,17 @@
 
 namespace ridgeline {
 namespace {
+
+// On a terminal the verdicts that fail the night stand out; files and pipes stay plain markdown.
+std::string paint_verdicts(std::string md) {
+  for (const char* verdict : {"**SLOWER**", "**FAILED**", "**MISSING**", " REGRESSION "}) {
+    const std::string plain = verdict, painted = paint_bad(plain, true);
+    for (auto at = md.find(plain); at != std::string::npos;
+         at = md.find(plain, at + painted.size()))
+      md.replace(at, plain.size(), painted);
+  }
+  return md;
+}
 
 struct CompareArgs {
   std::vector<std::string> files;  // history nights, oldest first, then the current file
@@ -106,7 +118,7 @@ int run_compare(const CompareArgs& a) {
   const std::string md = render_compare_markdown(fc.label, c, a.options);
   if (!a.out.empty()) write_text_atomically(a.out, md);
   if (!a.json.empty()) write_text_atomically(a.json, compare_json(fc.label, c, a.options));
-  std::cout << md;
+  std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
 

@@ -30,6 +30,20 @@ TEST(Compare, TwoRunsOfTheSameMachineAreNoRegression) {
       << r.out.substr(0, 300);
 }
 
+// On a terminal (a pseudo-terminal through util-linux's `script`) SLOWER is painted; with NO_COLOR,
+// and in the --out file, it stays plain markdown.
+TEST(Compare, SlowerIsPaintedOnATerminalOnly) {
+  TempDir dir;
+  const std::string cmd = kBin + " compare " + kData + "/cpu_run_a.json " + kData +
+                          "/cpu_run_slow.json --out " + dir.path + "/c.md";
+  const auto tty = run_command("script -qec '" + cmd + "' /dev/null");
+  EXPECT_NE(tty.out.find("\033[1;31m**SLOWER**\033[0m"), std::string::npos) << tty.out;
+  const auto no_color = run_command("NO_COLOR=1 script -qec '" + cmd + "' /dev/null");
+  EXPECT_NE(no_color.out.find("**SLOWER**"), std::string::npos) << no_color.out;
+  EXPECT_EQ(no_color.out.find("\033["), std::string::npos);
+  EXPECT_EQ(slurp(dir.path + "/c.md").find("\033["), std::string::npos);
+}
+
 // cpu_run_slow.json: every fp64 memory-bound time 10 % longer (make_fixtures.py), 8 repetitions.
 TEST(Compare, PlantedTenPercentSlowdownIsCaught) {
   TempDir dir;
