@@ -62,6 +62,25 @@ TEST(Compare, PlantedTenPercentSlowdownIsCaught) {
             std::string::npos);
 }
 
+// A sweep too small to fit any roof (only streaming points: no P) is still gated point by point.
+TEST(Compare, WithoutAnyFittedRoofThePointsAreStillCompared) {
+  TempDir dir;
+  nlohmann::json d = fixture("cpu_run_a.json");
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto& p : d["points"])
+    if (p["family"] == "bandwidth") kept.push_back(p);
+  ASSERT_FALSE(kept.empty());
+  d["points"] = kept;
+  write_json(dir.path + "/streams.json", d);
+  const std::string file = dir.path + "/streams.json";
+  ASSERT_NE(run_command(kBin + " fit " + file).exit_code, 0) << "the fixture must not fit";
+  const auto r = run_command(kBin + " compare " + file + " " + file);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no regression — 0 slower, 0 failed, 0 missing"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(fmt::format("{} same", kept.size())), std::string::npos) << r.out;
+}
+
 TEST(Compare, RefusesDifferentHostsUnlessAllowed) {
   const auto r =
       run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData + "/cpu_other_host.json");
