@@ -39,16 +39,18 @@ std::string unique_chart_file(const std::vector<ChartLink>& taken, const std::st
   return file;
 }
 
-std::vector<ChartSeries> chart_series(const FileAnalysis& f, int style, bool with_file) {
+// The series of one file, or of its one space × dtype when `only` is given (small charts).
+std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool with_file,
+                                      bool with_levels, const GroupAnalysis* only = nullptr) {
   std::vector<ChartSeries> out;
   for (const auto& g : f.groups) {
-    if (!g.fit.fit) continue;
+    if (!g.fit.fit || (only && (g.fit.space != only->fit.space || g.fit.dtype != only->fit.dtype)))
+      continue;
     ChartSeries s;
     s.label = (with_file ? f.label + " " : std::string()) + g.fit.space + " " + g.fit.dtype;
     s.roof = g.fit.fit->estimate.roof;
-    s.style = style;
-    // Memory-level roofs of several files on one chart hide the roofs; the tables keep them.
-    if (!with_file && !g.levels.empty())
+    s.marker = marker;
+    if (with_levels && !g.levels.empty())
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
     if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
@@ -118,19 +120,42 @@ int run_report(const ReportOptions& o) {
   std::vector<std::string> svgs;
   const bool several = files.size() > 1;
   for (const auto& host : hosts) {
-    std::vector<ChartSeries> series;
+    std::vector<std::size_t> of_host;
     for (std::size_t i = 0; i < files.size(); ++i)
-      if (files[i].results.hostname == host)
-        for (auto& s : chart_series(files[i], int(i), several)) series.push_back(std::move(s));
+      if (files[i].results.hostname == host) of_host.push_back(i);
+    // Memory-level roofs of several files on one chart hide the roofs; the small charts keep them.
+    std::vector<ChartSeries> series;
+    for (std::size_t i : of_host)
+      for (auto& s : chart_series(files[i], int(i), several, !several))
+        series.push_back(std::move(s));
     if (series.empty()) continue;  // nothing fitted: the report's tables say what was measured
-    links.push_back({host, unique_chart_file(links, file_safe(host))});
+    links.push_back({host, unique_chart_file(links, file_safe(host)), false});
     svgs.push_back(render_roofline_svg("ridgeline roofline: " + host, series));
+    // One small chart per space × dtype of this host, its files side by side.
+    std::vector<std::pair<std::string, std::string>> done;
+    for (std::size_t i : of_host)
+      for (const auto& g : files[i].groups) {
+        const std::pair<std::string, std::string> key{g.fit.space, g.fit.dtype};
+        if (!g.fit.fit || std::find(done.begin(), done.end(), key) != done.end()) continue;
+        done.push_back(key);
+        std::vector<ChartSeries> small;
+        for (std::size_t j : of_host)
+          for (auto& s :
+               chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g))
+            small.push_back(std::move(s));
+        const std::string what = host + " " + g.fit.space + " " + g.fit.dtype;
+        links.push_back(
+            {what,
+             unique_chart_file(links, file_safe(host + "-" + g.fit.space + "-" + g.fit.dtype)),
+             true});
+        svgs.push_back(render_roofline_svg(what, small, ChartSize::small));
+      }
   }
-  if (links.size() > 1) {
+  if (std::count_if(links.begin(), links.end(), [](const ChartLink& l) { return !l.small; }) > 1) {
     std::vector<ChartSeries> series;
     for (std::size_t i = 0; i < files.size(); ++i)
-      for (auto& s : chart_series(files[i], int(i), true)) series.push_back(std::move(s));
-    links.push_back({"all hosts", unique_chart_file(links, "all")});
+      for (auto& s : chart_series(files[i], int(i), true, false)) series.push_back(std::move(s));
+    links.push_back({"all hosts", unique_chart_file(links, "all"), false});
     svgs.push_back(render_roofline_svg("ridgeline roofline: all hosts", series));
   }
   const std::string md = render_report_markdown(files, links, profiles);

@@ -436,8 +436,14 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                       f.results.points.size());
   md += "\n";
   summary(md, files, profiles);
+  std::string small;
   for (const auto& c : charts)
-    md += fmt::format("![roofline of {0}]({1})\n\n", md_text(c.host), c.file);
+    if (c.small)
+      small += fmt::format("{}![roofline of {}]({})", small.empty() ? "" : "\n", md_text(c.host),
+                           c.file);
+    else
+      md += fmt::format("![roofline of {0}]({1})\n\n", md_text(c.host), c.file);
+  if (!small.empty()) md += "One chart per space × dtype:\n\n" + small + "\n\n";
   comparison(md, files);
   roofs_and_ceilings(md, files);
   tensor_roofs(md, files, profiles);

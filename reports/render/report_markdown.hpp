@@ -11,7 +11,8 @@ namespace ridgeline {
 
 struct ChartLink {
   std::string host;
-  std::string file;  // relative to report.md
+  std::string file;    // relative to report.md
+  bool small = false;  // one space × dtype (host then names it too), shown after the overviews
 };
 
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,

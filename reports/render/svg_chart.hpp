@@ -1,6 +1,7 @@
 #pragma once
 // The roofline chart as hand-written SVG: log-log axes with labelled decades, one roof per
-// series (dtype × file), memory-level roofs dashed, ridge points marked, measured points drawn.
+// series (host × space × dtype), ridge points marked, measured points drawn. Colour and marker
+// say which series; line style says which roof (solid: fitted P and B, dashes: memory levels).
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ struct ChartPoint {
 };
 
 struct ChartLevel {
-  std::string name;
+  std::string name;  // one line style per name on a chart ("L1", "DRAM", "B_read")
   double bandwidth;
 };
 
@@ -24,12 +25,21 @@ struct ChartSeries {
   Roof roof{0, 0};
   std::vector<ChartLevel> levels;
   std::vector<ChartPoint> points;
-  int style = 0;  // line style: one per results file
+  int marker = 0;  // shape of the measured points: one per results file
 };
+
+// Overview: every series of a host (or of all hosts); small: one space × dtype, levels drawn.
+enum class ChartSize { overview, small };
 
 // Roofs carry their values ("P 198.7 GFLOP/s", "B 49.84 GB/s"), the ridge "I* 3.99"; labels are
 // placed where they overlap no other label, or left out (the legend and tables repeat them).
-std::string render_roofline_svg(const std::string& title, const std::vector<ChartSeries>& series);
+// The chart grows wider and taller to hold its legend.
+std::string render_roofline_svg(const std::string& title, const std::vector<ChartSeries>& series,
+                                ChartSize size = ChartSize::overview);
+
+// A text's width in em, estimated per kind of character at or above DejaVu Sans' widths (the
+// font Debian's Chromium draws sans-serif with; most others are narrower).
+double text_width_em(const std::string& utf8);
 
 // &, <, >, " and ' escaped for XML text and attributes.
 std::string xml_escape(const std::string& s);

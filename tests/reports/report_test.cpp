@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cli_test_support.hpp"
+#include "render/svg_chart.hpp"
 
 namespace ridgeline {
 namespace {
@@ -87,6 +88,36 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
             0);
 }
 
+// Dashes meant both "memory roof" and "second file": now colour and marker tell series apart and
+// line style tells roofs apart, and each space × dtype has a small chart with its levels.
+TEST(Report, LineStyleIsTheRoofAndSmallChartsShowLevels) {
+  TempDir one, two;
+  ASSERT_EQ(run_command(kBin + " report " + kData + "/cpu_run_a.json --out " + one.path).exit_code,
+            0);
+  const std::string small = slurp(one.path + "/roofline-devbox-OpenMP-fp64.svg");
+  EXPECT_NE(small.find(">line style: roof<"), std::string::npos);
+  EXPECT_NE(small.find(">DRAM (memory level)<"), std::string::npos) << small;
+  EXPECT_NE(small.find(">B_read: read-only kernels<"), std::string::npos);
+  EXPECT_NE(slurp(one.path + "/report.md").find("](roofline-devbox-OpenMP-fp32.svg)"),
+            std::string::npos);
+  ASSERT_EQ(run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData +
+                        "/cpu_run_b.json --out " + two.path)
+                .exit_code,
+            0);
+  const std::string overview = slurp(two.path + "/roofline-devbox.svg");
+  int fitted_roofs = 0;
+  for (auto at = overview.find("stroke-width=\"2.5\""); at != std::string::npos;
+       at = overview.find("stroke-width=\"2.5\"", at + 1)) {
+    const auto end = overview.find('>', at);
+    ++fitted_roofs;
+    EXPECT_EQ(overview.substr(at, end - at).find("dasharray"), std::string::npos)
+        << "a fitted roof is dashed: " << overview.substr(at, end - at);
+  }
+  EXPECT_GE(fitted_roofs, 4);  // two files × two dtypes, and their legend swatches
+  EXPECT_NE(overview.find(">colour, marker: file · space · dtype<"), std::string::npos);
+  EXPECT_NE(overview.find("<path d=\"M"), std::string::npos);
+}
+
 // "AMD EPYC" matches every EPYC: a 96-core host was graded against the 2-vCPU sheet (~1,500 %).
 TEST(Report, SpecSheetHoldsOnlyTheMachineItDescribes) {
   TempDir dir;
@@ -158,8 +189,9 @@ TEST(Report, FilesOfOneHostAreToldApartByFolder) {
   EXPECT_NE(md.find("| devbox (2026-12-01/results.json) | OpenMP | fp64 |"), std::string::npos);
 }
 
-// Text boxes of a chart, estimated as the chart estimates them (0.6 em per character, wider than
-// common sans-serif glyphs): x, y, font size and anchor from each <text>, rotated ones left out.
+// Text boxes of a chart, estimated as the chart estimates them (text_width_em; the browser's own
+// boxes are checked by chart_browser_test.py): x, y, font size and anchor from each <text>,
+// rotated ones left out.
 struct TextBox {
   std::string text;
   double x0, y0, x1, y1;
@@ -181,13 +213,11 @@ std::vector<TextBox> text_boxes(const std::string& svg) {
     if (attrs.find("rotate") != std::string::npos) continue;
     const double x = attribute(attrs, "x", 0), y = attribute(attrs, "y", 0);
     const double size = attribute(attrs, "font-size", 12);
-    std::size_t glyphs = 0;
-    for (unsigned char c : body) glyphs += (c & 0xC0) != 0x80;
-    const double w = 0.6 * size * double(glyphs);
+    const double w = size * text_width_em(body);
     const double left = attrs.find("text-anchor=\"end\"") != std::string::npos      ? x - w
                         : attrs.find("text-anchor=\"middle\"") != std::string::npos ? x - w / 2
                                                                                     : x;
-    out.push_back({body, left, y - 0.8 * size, left + w, y + 0.25 * size});
+    out.push_back({body, left, y - 0.95 * size, left + w, y + 0.25 * size});
   }
   return out;
 }
@@ -222,7 +252,7 @@ TEST(Report, ChartLabelsDoNotOverlap) {
                                                   << "' overlaps '" << boxes[j].text << "'";
       }
   }
-  EXPECT_EQ(charts, 4);  // one per host and the overview
+  EXPECT_EQ(charts, 10);  // per host (3), per host × space × dtype (2 each), all hosts
   // The check can fail: the old ridge labels, 2 px apart, overlap.
   const auto old = text_boxes(
       "<text x=\"10\" y=\"10\" text-anchor=\"middle\">I*=4.46</text>"
