@@ -21,8 +21,8 @@ constexpr Frame kOverview{112, 692, 40, 540}, kSmall{112, 472, 40, 330};
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                    "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 // One dash pattern per memory-level name on a chart; solid is the fitted roofs' alone.
-constexpr const char* kLevelDashes[] = {"1 3",          "6 3",  "10 3 2 3",
-                                        "12 3 2 3 2 3", "16 5", "4 2 1 2"};
+constexpr const char* kLevelDashes[] = {"1 3",  "6 3",         "10 3 2 3", "12 3 2 3 2 3",
+                                        "16 5", "4 2 1 2 1 2", "2 6",      "20 3 6 3"};
 constexpr int kMarkers = 4;  // circle, triangle, diamond, inverted triangle (square: library)
 
 struct Axes {
@@ -365,10 +365,16 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
             "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" fill=\"none\" "
             "stroke=\"{}\"/>\n",
             px - 4, py - 4, color);
+        // Right of the square, or left of it where the frame's edge is near.
+        const double w = 10 * text_width_em(p.name);
         if (!p.name.empty())
-          if (auto a = labels.place(
-                  {{px + 7, py + 4}, {px - 7, py + 4}, {px + 7, py + 16}, {px + 7, py - 8}}, p.name,
-                  10, "start"))
+          if (auto a = labels.place({{px + 7, py + 4},
+                                     {px - 7 - w, py + 4},
+                                     {px + 7, py + 16},
+                                     {px + 7, py - 8},
+                                     {px - 7 - w, py + 16},
+                                     {px - 7 - w, py - 8}},
+                                    p.name, 10, "start"))
             label_layer += label_svg(*a, p.name, color, 10, "start");
       } else {
         svg += marker_svg(s.marker, px, py, color);
