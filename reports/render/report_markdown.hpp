@@ -14,8 +14,10 @@ struct ChartLink {
   std::string file;  // relative to report.md
 };
 
+// `jobs_section`: markdown on MPI jobs (render/devices_markdown.hpp), placed after the summary.
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                                    const std::vector<ChartLink>& charts,
-                                   const std::vector<MachineProfile>& profiles);
+                                   const std::vector<MachineProfile>& profiles,
+                                   const std::string& jobs_section = "");
 
 }  // namespace ridgeline
