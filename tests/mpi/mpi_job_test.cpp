@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -140,6 +141,30 @@ TEST(MpiJob, ResumeMeasuresAgainOnlyWhatSomeRankLacks) {
   const auto wrong = run_command(mpirun(3, run_args(out, "--probe bandwidth --resume")));
   EXPECT_NE(wrong.exit_code, 0);
   EXPECT_NE(wrong.err.find("mpi.size"), std::string::npos) << wrong.err;
+}
+
+// scripts/nightly under mpirun: the first night becomes the baseline, the second compares each
+// device (rank) with its own history and reports per device.
+TEST(MpiJob, NightlyRunsUnderALauncherAndGatesEachDevice) {
+  TempDir dir;
+  const std::string launcher =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "OMPI_MCA_btl_vader_single_copy_mechanism=none " +
+      std::string(RIDGELINE_NIGHTLY) + " --bin " + kBin + " --profile " + kSweep +
+      " --results-dir " + dir.path + "/results --baseline-dir " + dir.path +
+      "/baselines --launcher '" + RIDGELINE_MPIEXEC + " --oversubscribe -n 2' -- --probe fma,peak";
+  const auto first = run_command(launcher);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const auto second = run_command(launcher);
+  EXPECT_EQ(second.exit_code, 0) << second.out << second.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(second.err, m, std::regex("nightly: results in (\\S+)")))
+      << second.err;
+  const std::string folder = m[1].str();
+  EXPECT_EQ(load(folder + "/results.json")["mpi"]["size"], 2);
+  const std::string compare = slurp(folder + "/compare.md");
+  for (const char* rank : {"rank 0 · ", "rank 1 · "})
+    EXPECT_NE(compare.find(rank), std::string::npos) << rank << " missing:\n" << compare;
 }
 
 }  // namespace
