@@ -21,4 +21,14 @@ nlohmann::json describe_device([[maybe_unused]] const std::string& space_name) {
   return nullptr;
 }
 
+int visible_device_count() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return cuda::visible_device_count();
+#elif defined(KOKKOS_ENABLE_HIP)
+  return hip::visible_device_count();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace ridgeline

@@ -50,6 +50,9 @@ void for_each_space(F&& f) {
 // {"name", "kind", "concurrency", "device"}: device facts come from the backend's runtime.
 nlohmann::json describe_device(const std::string& space_name);
 
+// GPUs this process may use (0 in a host-only build); callable before Kokkos starts.
+int visible_device_count();
+
 template <class Space>
 nlohmann::json describe_space() {
   const Space space;

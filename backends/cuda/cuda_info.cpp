@@ -19,7 +19,39 @@ nlohmann::json clock_mhz(cudaDeviceAttr attr, int device) {
   return khz > 0 ? nlohmann::json(khz / 1000.0) : nlohmann::json(nullptr);
 }
 
+// nvidia-smi's form, "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx": how a device is matched with
+// its own history when a node's devices trade places.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  static const char* hex = "0123456789abcdef";
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    s += hex[byte >> 4];
+    s += hex[byte & 15];
+  }
+  return s;
+}
+
+nlohmann::json pci_bus_id(int device) {
+  char id[64] = {};
+  if (cudaDeviceGetPCIBusId(id, sizeof id, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return id;
+}
+
 }  // namespace
+
+int visible_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
 
 nlohmann::json describe_current_device() {
   const int device = Kokkos::Cuda().cuda_device();
@@ -32,7 +64,9 @@ nlohmann::json describe_current_device() {
           {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
           {"l2_bytes", p.l2CacheSize},
           {"sm_clock_mhz", clock_mhz(cudaDevAttrClockRate, device)},
-          {"mem_clock_mhz", clock_mhz(cudaDevAttrMemoryClockRate, device)}};
+          {"mem_clock_mhz", clock_mhz(cudaDevAttrMemoryClockRate, device)},
+          {"uuid", uuid_text(p.uuid)},
+          {"pci_bus_id", pci_bus_id(device)}};
 }
 
 }  // namespace ridgeline::cuda

@@ -8,6 +8,11 @@ namespace ridgeline::cuda {
 //  "sm_clock_mhz", "mem_clock_mhz"}: clocks are the peak clocks the runtime reports through
 // cudaDeviceGetAttribute (cudaDeviceProp's clockRate fields are gone in CUDA 13); null when the
 // runtime does not report them.
+// Also "uuid" (nvidia-smi's "GPU-…" form) and "pci_bus_id" ("0000:9B:00.0"), null where unknown.
 nlohmann::json describe_current_device();
+
+// Devices this process sees (CUDA_VISIBLE_DEVICES applied); 0 when the runtime finds none.
+// Needs no Kokkos: ranks pick their device before Kokkos starts.
+int visible_device_count();
 
 }  // namespace ridgeline::cuda

@@ -18,7 +18,25 @@ nlohmann::json clock_mhz(hipDeviceAttribute_t attr, int device) {
   return khz > 0 ? nlohmann::json(khz / 1000.0) : nlohmann::json(nullptr);
 }
 
+nlohmann::json pci_bus_id(int device) {
+  char id[64] = {};
+  if (hipDeviceGetPCIBusId(id, sizeof id, device) != hipSuccess) {
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  return id;
+}
+
 }  // namespace
+
+int visible_device_count() {
+  int n = 0;
+  if (hipGetDeviceCount(&n) != hipSuccess) {
+    (void)hipGetLastError();
+    return 0;
+  }
+  return n;
+}
 
 std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t l2_bytes) {
   if (gfx_arch.rfind("gfx942", 0) == 0) return std::uint64_t(256) << 20;
@@ -41,7 +59,9 @@ nlohmann::json describe_current_device() {
           {"l2_bytes", l2},
           {"llc_bytes", last_level_cache_bytes(arch, l2)},
           {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
-          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)}};
+          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
+          {"uuid", nullptr},  // hipDeviceGetUuid is ROCm 5.2+; not relied on yet
+          {"pci_bus_id", pci_bus_id(device)}};
 }
 
 }  // namespace ridgeline::hip

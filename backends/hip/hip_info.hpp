@@ -13,6 +13,9 @@ namespace ridgeline::hip {
 // MI300 series' 256 MiB Infinity Cache, which HIP does not report).
 nlohmann::json describe_current_device();
 
+// Devices this process sees (ROCR/HIP_VISIBLE_DEVICES applied); 0 when none. Needs no Kokkos.
+int visible_device_count();
+
 // The last level cache for a gfx name and its reported L2: MI300 (gfx942) has a 256 MiB
 // Infinity Cache (MALL) behind the L2; others have the L2 as the last level.
 std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t l2_bytes);

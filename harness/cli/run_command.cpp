@@ -10,7 +10,10 @@
 #include "cli/run_checks.hpp"
 #include "cli/suggest.hpp"
 #include "context/context.hpp"
+#include "mpi/job.hpp"
+#include "mpi/launch.hpp"
 #include "results/input_error.hpp"
+#include "spaces.hpp"
 #include "sweep/runner.hpp"
 
 namespace ridgeline {
@@ -65,6 +68,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
     int threads = 0;
     std::vector<std::string> kokkos_args;
     std::vector<std::string> slowdown;
+    std::string mpi_mode = "concurrent";
+    int device_id = -1;
   };
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand(
@@ -92,6 +97,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_option("--threads", o->threads, "Host threads for Kokkos (default: Kokkos' choice)")
       ->check(thread_count_validator());
   run->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
+  run->add_option("--mpi-mode", o->mpi_mode,
+                  "Under mpirun/srun: 'concurrent' (every rank measures each point at once) or "
+                  "'isolated' (one rank at a time)")
+      ->check(CLI::IsMember({"concurrent", "isolated"}))
+      ->capture_default_str();
+  run->add_option("--device-id", o->device_id,
+                  "GPU to use (default: the rank's local rank modulo the GPUs it sees)")
+      ->check(CLI::Range(0, 1023));
   // Hooks for ridgeline's own tests, hidden from --help (an empty group is not listed).
   run->add_option("--test-plant-error", o->run.plant_error,
                   "Corrupt this probe's output before verification")
@@ -101,6 +114,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->group("");
   run->add_option("--test-fail-setup", o->run.fail_setup,
                   "Make this probe's setup fail, as an allocation failure would")
+      ->group("");
+  run->add_option("--test-slow-rank", o->run.slow_rank,
+                  "Apply --test-slowdown on this MPI rank only")
+      ->check(CLI::Range(0, 1 << 20))
       ->group("");
   run->footer(
       "Google Benchmark flags (--benchmark_*) pass through, e.g. "
@@ -134,17 +151,37 @@ void add_run_command(CLI::App& app, int& exit_code) {
         throw InputError("", "--dtype",
                          "unknown dtype '" + d + "'" + did_you_mean(d, kDtypes) +
                              " (known: " + join(kDtypes) + ")");
-    // A long sweep must not be lost to a repeated command line.
-    if (!o->run.list_only && !o->run.resume && !o->run.force && std::filesystem::exists(o->run.out))
+    const Launch launch = detect_launch();
+    // A long sweep must not be lost to a repeated command line (rank 0 writes the file).
+    if (!o->run.list_only && !o->run.resume && !o->run.force && launch.rank == 0 &&
+        std::filesystem::exists(o->run.out))
       throw InputError(o->run.out, "",
                        "exists; --resume measures only the points it lacks, --force replaces it");
     for (const auto& s : o->slowdown) {
       const auto [probe, n] = parse_slowdown(s);
       o->run.slowdown[probe] = n;
     }
+    o->run.mpi_mode = o->mpi_mode == "isolated" ? MpiMode::isolated : MpiMode::concurrent;
     if (o->run.filter.spaces.empty()) o->run.filter.spaces = default_spaces();
-    KokkosSession session(o->kokkos_args, o->threads);
-    exit_code = run_sweep(o->run);
+    Job job(launch);
+    // One error must end the whole job: the other ranks would wait for this one forever.
+    try {
+      std::vector<std::string> kokkos_args = o->kokkos_args;
+      // One GPU per rank: the local rank's, unless --device-id (or the user's --kokkos) says.
+      const int gpus = launch.under_launcher || o->device_id >= 0 ? visible_device_count() : 0;
+      if (gpus > 0 || o->device_id >= 0)
+        kokkos_args.insert(
+            kokkos_args.begin(),
+            "--kokkos-device-id=" +
+                std::to_string(o->device_id >= 0 ? o->device_id : job.local_rank() % gpus));
+      KokkosSession session(kokkos_args, o->threads);
+      exit_code = run_sweep(o->run, job);
+    } catch (const std::exception& e) {
+      if (job.size() == 1) throw;
+      std::cerr << "ridgeline: error: rank " << job.rank() << " of " << job.size() << ": "
+                << e.what() << "\n";
+      job.abort(dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitInternal);
+    }
   });
 }
 

@@ -104,7 +104,7 @@ std::map<std::string, json> run_identity(const json& doc) {
        {"/context/host/hostname", "/context/ridgeline/version", "/context/ridgeline/git_revision",
         "/context/build/compiler", "/context/build/flags", "/context/build/build_type",
         "/context/kokkos/version", "/context/kokkos/kokkos_kernels", "/context/kokkos/backends",
-        "/context/run/google_benchmark"}) {
+        "/context/run/google_benchmark", "/mpi/size", "/mpi/mode"}) {
     std::string field = std::string(pointer + 1);
     std::replace(field.begin(), field.end(), '/', '.');
     id[field] = at(pointer);
@@ -133,7 +133,7 @@ std::string shown(const json& v) {
 
 }  // namespace
 
-std::set<std::string> ResultsWriter::resume_from(const std::string& path) {
+std::set<std::string> ResultsWriter::resume_from(const std::string& path, int ranks) {
   const std::string text = read_text_file(path, "results file");
   parse_results(text, path);  // every field the reporter reads is checked: no type can abort us
   const json old = parse_results_text(text, path);
@@ -151,16 +151,27 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path) {
   check("context.host.hostname");  // the likeliest mistakes first: another host or profile
   check("profile.name");
   for (const auto& entry : now) check(entry.first);
+  // Only measured and verified points carry over; skipped or failed ones are tried again.
+  const auto kept = [](const json& p) {
+    return p.value("skipped_reason", json(nullptr)).is_null() && p.at("verified").get<bool>();
+  };
+  std::map<std::string, std::set<int>> ranks_done;
+  for (const auto& p : old["points"])
+    if (kept(p)) ranks_done[p["name"].get<std::string>()].insert(p.value("rank", 0));
   std::set<std::string> done;
-  for (const auto& p : old["points"]) {
-    // Only measured and verified points carry over; skipped or failed ones are tried again.
-    if (!p.value("skipped_reason", json(nullptr)).is_null() || !p.at("verified").get<bool>())
-      continue;
-    done.insert(p["name"].get<std::string>());
-    doc_["points"].push_back(p);
-  }
+  for (const auto& [name, got] : ranks_done)
+    if (static_cast<int>(got.size()) >= ranks) done.insert(name);
+  for (const auto& p : old["points"])
+    if (kept(p) && done.count(p["name"].get<std::string>())) doc_["points"].push_back(p);
   flush();
   return done;
+}
+
+void ResultsWriter::set_mpi(json mpi) { doc_["mpi"] = std::move(mpi); }
+
+void ResultsWriter::add_all(std::vector<json> points) {
+  for (auto& p : points) doc_["points"].push_back(std::move(p));
+  flush();
 }
 
 void ResultsWriter::add(json point) {

@@ -26,9 +26,15 @@ class ResultsWriter {
   // Takes the measured points of an earlier, interrupted run of the same build, Kokkos, host
   // and profile (every field checked, the file read as the reporter reads it); returns their
   // names so the sweep can skip them. Throws InputError naming the first field that differs.
-  std::set<std::string> resume_from(const std::string& path);
+  // In an MPI job (`ranks` > 1) a point is done when every rank has it verified; the entries of
+  // points some rank lacks are dropped, and the point is measured again on every rank.
+  std::set<std::string> resume_from(const std::string& path, int ranks = 1);
 
-  void add(nlohmann::json point);  // appends and rewrites the file
+  // The MPI job's block ({"size", "mode", "library", "ranks": [placements]}); part of what a
+  // resumed file must match (size and mode).
+  void set_mpi(nlohmann::json mpi);
+  void add(nlohmann::json point);                    // appends and rewrites the file
+  void add_all(std::vector<nlohmann::json> points);  // appends them, one rewrite
   // Rewrites the file a last time; `complete` only when every planned point is in it.
   void finish(bool complete);
   int failed_points() const;

@@ -21,8 +21,10 @@
 #include "context/context.hpp"
 #include "fit/analysis.hpp"
 #include "measurement.hpp"
+#include "mpi/placement.hpp"
 #include "render/console_summary.hpp"
 #include "render/units.hpp"
+#include "results/device_split.hpp"
 #include "results/file_lock.hpp"
 #include "results/input_error.hpp"
 #include "sweep/benchmark_compat.hpp"
@@ -103,12 +105,17 @@ class Progress {
 class Sweep {
  public:
   Sweep(const RunOptions& o, const SweepProfile& profile, std::vector<PointPlan> plan,
-        ResultsWriter& writer)
+        ResultsWriter& writer, Job& job, nlohmann::json context)
       : options_(o),
         profile_(profile),
         plan_(std::move(plan)),
         writer_(writer),
+        job_(job),
+        context_(std::move(context)),
+        placement_(rank_placement(job, context_)),
         progress_(!o.verbose) {}
+
+  const nlohmann::json& placement() const { return placement_; }
 
   // Google Benchmark calls this once per repetition (and while it sizes the iteration count).
   void measure(std::size_t idx, benchmark::State& state) {
@@ -120,6 +127,10 @@ class Sweep {
       return;
     }
     if (active_ != idx) {
+      // The first call for a point, on every rank: isolated ranks take turns, concurrent ones
+      // start the point's repetitions together.
+      if (options_.mpi_mode == MpiMode::isolated) job_.wait_turn();
+      std::string failure;
       try {
         hold_timeouts_at_setup_ = backend_for(point.info.space).hold_timeouts();
         point.probe->setup();
@@ -128,7 +139,12 @@ class Sweep {
         telemetry_.clear();
         warm_up(*point.probe);
       } catch (const std::exception& e) {
-        point.skipped_reason = fmt::format("setup failed: {}", e.what());
+        failure = fmt::format("setup failed: {}", e.what());
+      }
+      if (options_.mpi_mode == MpiMode::concurrent) job_.barrier();
+      point_start_ = Clock::now();
+      if (!failure.empty()) {
+        point.skipped_reason = failure;
         state.SkipWithError(point.skipped_reason.c_str());
         point.probe.reset();
         return;
@@ -190,18 +206,26 @@ class Sweep {
                             measurement_json(point.info, samples.size()));
     entry["observed"] = observed;
     telemetry_.clear();
-    writer_.add(entry);
     point.probe.reset();
     active_ = SIZE_MAX;
+    if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
+    const std::string rates = rate_text(entry, samples);
+    const int ranks_failed = record(std::move(entry), seconds_since(point_start_));
     ++done_;
     if (!options_.quiet) {
       const double elapsed = seconds_since(start_);
       const double left = elapsed / double(done_) * double(total_ - done_);
       const bool c = progress_.color();
-      const std::string status = !error.empty() ? paint_warn("SKIPPED", c) + ": " + error
-                                 : v.ok         ? rate_text(entry, samples) + ", verified"
-                                        : paint_bad("VERIFICATION FAILED", c) + ": " + v.error;
-      progress_.line(done_, total_, name + ": " + status, elapsed, left, !error.empty() || !v.ok);
+      std::string status = !error.empty() ? paint_warn("SKIPPED", c) + ": " + error
+                           : v.ok         ? rates + ", verified"
+                                          : paint_bad("VERIFICATION FAILED", c) + ": " + v.error;
+      if (job_.size() > 1)
+        status += ranks_failed ? ", " + paint_bad(fmt::format("{} of {} ranks failed or skipped",
+                                                              ranks_failed, job_.size()),
+                                                  c)
+                               : fmt::format(" (rank 0 of {}; every rank verified)", job_.size());
+      progress_.line(done_, total_, name + ": " + status, elapsed, left,
+                     !error.empty() || !v.ok || ranks_failed);
     }
   }
 
@@ -214,7 +238,7 @@ class Sweep {
       PointPlan& p = plan_[i];
       if (already_done.count(p.info.name)) continue;
       if (!p.probe) {
-        writer_.add(point_json(p.info, {}, {}, p.skipped_reason));
+        record(point_json(p.info, {}, {}, p.skipped_reason), 0);
         continue;
       }
       ++total_;
@@ -238,6 +262,34 @@ class Sweep {
   std::size_t registered() const { return total_; }
 
  private:
+  // Writes a finished point: in an MPI job every rank's entry (with where it ran) goes to rank 0,
+  // which writes them all. Returns how many ranks failed or skipped it (rank 0 only knows).
+  int record(nlohmann::json entry, double wall_s) {
+    if (job_.uses_mpi()) {
+      entry["rank"] = job_.rank();
+      entry["placement"] = point_placement(placement_, context_, entry["space"].get<std::string>());
+      entry["mpi_wall_s"] = wall_s;  // from the point's barrier (or turn) to its last repetition
+    }
+    if (job_.size() == 1) {
+      writer_.add(std::move(entry));
+      return 0;
+    }
+    const std::vector<std::string> all = job_.gather(entry.dump());
+    if (job_.rank() != 0) {
+      writer_.add(std::move(entry));  // kept here for this rank's exit status only
+      return 0;
+    }
+    std::vector<nlohmann::json> entries;
+    int failed = 0;
+    for (const std::string& text : all) {
+      entries.push_back(nlohmann::json::parse(text));
+      const auto& e = entries.back();
+      if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
+    }
+    writer_.add_all(std::move(entries));
+    return failed;
+  }
+
   MeasurementBackend& backend_for(const std::string& space) {
     auto& b = backends_[space];
     if (!b) b = open_measurement_backend(space);
@@ -271,6 +323,7 @@ class Sweep {
     } while (seconds_since(t0) < profile_.warmup_s);
   }
   int calls_per_iteration(const std::string& probe) const {
+    if (options_.slow_rank >= 0 && options_.slow_rank != job_.rank()) return 1;
     const auto it = options_.slowdown.find(probe);
     return it == options_.slowdown.end() ? 1 : it->second;
   }
@@ -287,6 +340,10 @@ class Sweep {
   const SweepProfile& profile_;
   std::vector<PointPlan> plan_;
   ResultsWriter& writer_;
+  Job& job_;
+  const nlohmann::json context_;
+  const nlohmann::json placement_;  // this rank's (rank_placement)
+  Clock::time_point point_start_;   // after the point's barrier or turn
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
@@ -364,7 +421,12 @@ void print_summary(const RunOptions& o, double seconds) {
                            results.points.size(), seconds, verified,
                            failed ? paint_bad(fmt::format("{} FAILED", failed), c) + ", " : "",
                            skipped, o.out);
-  std::cout << console_summary(analyze(std::move(results))) << std::flush;
+  // An MPI job's file holds every rank's points: one summary per device, each headed by it.
+  std::vector<Results> devices = split_by_device(std::move(results));
+  for (Results& d : devices) {
+    if (!d.device_label.empty()) std::cout << d.device_label << ":\n";
+    std::cout << console_summary(analyze(std::move(d))) << std::flush;
+  }
 }
 
 void print_summary_or_why_not(const RunOptions& o, double seconds) {
@@ -377,11 +439,57 @@ void print_summary_or_why_not(const RunOptions& o, double seconds) {
 
 }  // namespace
 
-int run_sweep(const RunOptions& o) {
+namespace {
+
+// Every rank must register the same points in the same order (each point is one collective);
+// ranks whose devices differ (memory sizes, dtypes) would plan differently. Throws on every rank.
+void require_same_plan(Job& job, const std::vector<PointPlan>& plan) {
+  if (job.size() == 1) return;
+  std::string mine;
+  for (const PointPlan& p : plan) mine += p.info.name + (p.probe ? "\n" : " (skipped)\n");
+  std::string verdict;
+  if (job.rank() == 0) {
+    const std::vector<std::string> all = job.gather(mine);
+    for (std::size_t r = 1; r < all.size() && verdict.empty(); ++r)
+      if (all[r] != mine)
+        verdict = fmt::format(
+            "rank {} planned other points than rank 0 ({} vs {} lines): every rank must have "
+            "the same kind of device and memory; run such devices in separate jobs",
+            r, std::count(all[r].begin(), all[r].end(), '\n'),
+            std::count(mine.begin(), mine.end(), '\n'));
+  } else {
+    job.gather(mine);
+  }
+  verdict = job.broadcast(verdict);
+  if (!verdict.empty()) throw InputError("", "mpirun", verdict);
+}
+
+std::set<std::string> split_lines(const std::string& text) {
+  std::set<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = text.find('\n', start);
+    out.insert(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_sweep(const RunOptions& options, Job& job) {
+  // Rank 0 speaks for the job: the other ranks show neither progress nor tables.
+  RunOptions o = options;
+  if (job.rank() != 0) {
+    o.quiet = true;
+    o.verbose = false;
+  }
   const SweepProfile profile = load_sweep_profile(o.profile);
   const nlohmann::json context = run_context(o.benchmark_args);
   std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
   if (plan.empty()) throw InputError("", "--probe", "no point of the profile matches the filters");
+  require_same_plan(job, plan);
 
   // Our settings first, so a user's --benchmark_* flags override them.
   std::vector<std::string> args = {"ridgeline",
@@ -402,14 +510,31 @@ int run_sweep(const RunOptions& o) {
   benchmark::AddCustomContext("profile", profile.name);
 
   // Listing the points measures nothing, so it neither takes nor touches the results file.
+  // In an MPI job rank 0 alone holds and writes the file.
+  const bool writes = !o.list_only && job.rank() == 0;
   std::optional<FileLock> lock;
-  if (!o.list_only) lock.emplace(o.out);
-  ResultsWriter writer(o.list_only ? "" : o.out, profile.to_json(), context);
+  if (writes) lock.emplace(o.out);
+  ResultsWriter writer(writes ? o.out : "", profile.to_json(), context);
+  Sweep sweep(o, profile, std::move(plan), writer, job, context);
+  if (job.uses_mpi()) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const std::string& text : job.gather(sweep.placement().dump()))
+      ranks.push_back(nlohmann::json::parse(text));
+    writer.set_mpi({{"size", job.size()},
+                    {"mode", mpi_mode_name(o.mpi_mode)},
+                    {"library", Job::library_version()},
+                    {"launcher", job.launcher()},
+                    {"ranks", ranks}});
+  }
+  // A point is done when every rank has it verified; rank 0 reads the file and tells the rest.
   std::set<std::string> done;
-  if (o.resume && !o.list_only && access(o.out.c_str(), F_OK) == 0)
-    done = writer.resume_from(o.out);
-
-  Sweep sweep(o, profile, std::move(plan), writer);
+  if (o.resume && writes && access(o.out.c_str(), F_OK) == 0)
+    done = writer.resume_from(o.out, job.size());
+  if (job.size() > 1) {
+    std::string names;
+    for (const auto& n : done) names += n + "\n";
+    done = split_lines(job.broadcast(names));
+  }
   sweep.register_all(done);
   SweepReporter reporter(sweep, o.verbose && !o.quiet, o.display_aggregates_only);
   // Nothing left (a resume of a finished file): Google Benchmark would only say its filter

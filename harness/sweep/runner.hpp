@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/job.hpp"
 #include "sweep/plan.hpp"
 
 namespace ridgeline {
@@ -24,11 +25,14 @@ struct RunOptions {
   // run a probe's kernel several times per timed iteration (a planted slowdown).
   std::vector<std::string> plant_error;
   std::map<std::string, int> slowdown;
-  std::vector<std::string> fail_setup;  // make this probe's setup() fail (an allocation failure)
+  std::vector<std::string> fail_setup;     // make this probe's setup() fail (an allocation failure)
+  int slow_rank = -1;                      // `slowdown` on this rank only (-1: every rank)
+  MpiMode mpi_mode = MpiMode::concurrent;  // how the ranks of an MPI job take turns
 };
 
-// Needs Kokkos initialised. Returns kExitOk, kExitFailed (a point failed verification or could
-// not be set up); throws InputError on bad input, and when another run holds `out`.
-int run_sweep(const RunOptions& options);
+// Needs Kokkos initialised. Every rank of `job` runs the same plan; rank 0 gathers every rank's
+// points into `out`. Returns kExitOk, kExitFailed (a point failed verification or could not be
+// set up); throws InputError on bad input, and when another run holds `out`.
+int run_sweep(const RunOptions& options, Job& job);
 
 }  // namespace ridgeline

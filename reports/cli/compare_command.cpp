@@ -8,6 +8,7 @@
 #include "cli/terminal.hpp"
 #include "cli/validators.hpp"
 #include "compare/compare.hpp"
+#include "compare/device_compare.hpp"
 #include "render/compare_markdown.hpp"
 #include "results/file_io.hpp"
 #include "results/input_error.hpp"
@@ -93,12 +94,33 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   return j.dump(1) + "\n";
 }
 
+// An MPI job's nights: each device against its own history (compare/device_compare.hpp).
+int run_device_compare(const CompareArgs& a, Results cur) {
+  const std::string& current_path = a.files.back();
+  std::vector<Results> history;
+  for (std::size_t i = 0; i + 1 < a.files.size(); ++i) history.push_back(load_results(a.files[i]));
+  const std::string label = cur.hostname + " (MPI job, " + std::to_string(cur.mpi_size) + " ranks)";
+  const Comparison c = compare_devices(std::move(history), std::move(cur), a.options);
+  if (c.roofs.empty() && c.points.empty())
+    throw InputError(current_path, "points", "no device in common with the baseline to compare");
+  const std::string md = render_compare_markdown(label, c, a.options);
+  if (!a.out.empty()) write_text_atomically(a.out, md);
+  if (!a.json.empty()) write_text_atomically(a.json, compare_json(label, c, a.options));
+  std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
+  return c.regressions() > 0 ? kExitFailed : kExitOk;
+}
+
 int run_compare(const CompareArgs& a) {
   const std::string& current_path = a.files.back();
   Results cur = load_results(current_path);
+  if (cur.mpi_size > 0) return run_device_compare(a, std::move(cur));
   std::vector<FileAnalysis> history;
   for (std::size_t i = 0; i + 1 < a.files.size(); ++i) {
     Results base = load_results(a.files[i]);
+    if (base.mpi_size > 0)
+      throw InputError(a.files[i], "mpi",
+                       "is an MPI job's file and " + current_path +
+                           " is not: a job is compared with runs of the same job");
     if (!a.allow_different_hosts && machine_identity(base) != machine_identity(cur))
       throw InputError(current_path, "context",
                        "measured on '" + machine_identity(cur) + "', the baseline " + a.files[i] +

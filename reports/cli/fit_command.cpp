@@ -9,6 +9,7 @@
 #include "fit/analysis.hpp"
 #include "render/units.hpp"
 #include "results/csv_points.hpp"
+#include "results/device_split.hpp"
 #include "results/input_error.hpp"
 
 namespace ridgeline {
@@ -18,6 +19,7 @@ struct FitOptions {
   std::string results;
   std::string csv;
   bool json = false;
+  int rank = 0;  // of an MPI job's file
 };
 
 nlohmann::json fit_json(const RoofFit& f) {
@@ -71,7 +73,7 @@ int fit_csv(const FitOptions& o) {
 }
 
 int fit_results_file(const FitOptions& o) {
-  const FileAnalysis a = analyze(load_results(o.results));
+  const FileAnalysis a = analyze(one_rank(load_results(o.results), o.rank));
   require_some_fit(a);
   std::vector<GroupFit> groups;
   for (const auto& g : a.groups) groups.push_back(g.fit);
@@ -112,6 +114,9 @@ void add_fit_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<FitOptions>();
   CLI::App* fit = app.add_subcommand(
       "fit", "Fit the roofline min(P, I*B) robustly: P, B and I* with 95% bootstrap intervals");
+  fit->add_option("--rank", opts->rank, "Of an MPI job's results file: this rank's devices")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   auto* results = fit->add_option("results", opts->results,
                                   "A results JSON file (fits each execution space x dtype)");
   auto* csv = fit->add_option("--csv", opts->csv,

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "fit/analysis.hpp"
+#include "results/device_split.hpp"
 #include "results/input_error.hpp"
 #include "roofline/calc.hpp"
 
@@ -13,11 +14,12 @@ namespace {
 struct PlaceOptions {
   std::string results;
   std::string intensities;
+  int rank = 0;  // of an MPI job's file
 };
 
 int run_place(const PlaceOptions& o) {
   const auto parsed = parse_intensities(o.intensities, "--intensities");
-  const FileAnalysis a = analyze(load_results(o.results));
+  const FileAnalysis a = analyze(one_rank(load_results(o.results), o.rank));
   require_some_fit(a);
   for (const auto& g : a.groups) {
     const std::string name = a.results.hostname + " " + g.fit.space + " " + g.fit.dtype;
@@ -39,6 +41,9 @@ void add_place_command(CLI::App& app, int& exit_code) {
   CLI::App* place = app.add_subcommand(
       "place", "Attainable FLOP/s and regime at given intensities on the fitted roofs");
   place->add_option("results", opts->results, "Results JSON file")->required();
+  place->add_option("--rank", opts->rank, "Of an MPI job's results file: this rank's devices")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   place
       ->add_option("--intensities", opts->intensities,
                    "Comma-separated FLOP/byte values, or the word 'ridge'")

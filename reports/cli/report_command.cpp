@@ -8,8 +8,10 @@
 #include <set>
 
 #include "fit/analysis.hpp"
+#include "render/devices_markdown.hpp"
 #include "render/report_markdown.hpp"
 #include "render/svg_chart.hpp"
+#include "results/device_split.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
 
@@ -74,6 +76,10 @@ void label_by_host(std::vector<FileAnalysis>& files) {
   };
   std::vector<std::string> labels;
   for (const auto& f : files) {
+    if (!f.results.device_label.empty()) {  // a device of an MPI job: its rank says which
+      labels.push_back(f.results.device_label);
+      continue;
+    }
     std::vector<const FileAnalysis*> same;
     for (const auto& g : files)
       if (host(g) == host(f)) same.push_back(&g);
@@ -100,11 +106,32 @@ void label_by_host(std::vector<FileAnalysis>& files) {
 
 int run_report(const ReportOptions& o) {
   std::vector<FileAnalysis> files;
+  struct Job {
+    std::string file, mode;
+    int ranks = 0;
+    std::size_t first = 0, count = 0;  // its devices in `files`
+  };
+  std::vector<Job> jobs;
   for (const auto& path : o.files) {
-    files.push_back(analyze(load_results(path)));
+    Results results = load_results(path);
+    // An MPI job's file: each device is analysed as a file of its own.
+    if (results.mpi_size > 0)
+      jobs.push_back({path, results.mpi_mode, results.mpi_size, files.size(), 0});
+    for (Results& device : split_by_device(std::move(results))) {
+      files.push_back(analyze(std::move(device)));
+      if (!jobs.empty() && jobs.back().file == path) ++jobs.back().count;
+    }
+    if (!jobs.empty() && jobs.back().file == path && jobs.back().count == 0)
+      throw InputError(path, "points", "an MPI job's file without a measured point");
     require_some_measured(files.back());
   }
   label_by_host(files);
+  std::string jobs_md;
+  for (const Job& job : jobs) {
+    std::vector<const FileAnalysis*> devices;
+    for (std::size_t i = job.first; i < job.first + job.count; ++i) devices.push_back(&files[i]);
+    jobs_md += render_devices_markdown(job.file, job.ranks, job.mode, devices);
+  }
   std::vector<MachineProfile> profiles;
   try {
     profiles = load_machine_profiles(machine_profiles_dir());
@@ -158,7 +185,7 @@ int run_report(const ReportOptions& o) {
     links.push_back({"all hosts", unique_chart_file(links, "all"), false});
     svgs.push_back(render_roofline_svg("ridgeline roofline: all hosts", series));
   }
-  const std::string md = render_report_markdown(files, links, profiles);
+  const std::string md = render_report_markdown(files, links, profiles, jobs_md);
 
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);

@@ -15,8 +15,10 @@ struct ChartLink {
   bool small = false;  // one space × dtype (host then names it too), shown after the overviews
 };
 
+// `jobs_section`: markdown on MPI jobs (render/devices_markdown.hpp), placed after the summary.
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                                    const std::vector<ChartLink>& charts,
-                                   const std::vector<MachineProfile>& profiles);
+                                   const std::vector<MachineProfile>& profiles,
+                                   const std::string& jobs_section = "");
 
 }  // namespace ridgeline

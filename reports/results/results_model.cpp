@@ -118,6 +118,25 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
   return p;
 }
 
+// An MPI job's point: its rank and placement (both or neither).
+void read_placement(const std::string& file, const json& j, std::size_t index, Point& p) {
+  const std::string at = "points[" + std::to_string(index) + "]";
+  const Reader r(file, j, at);
+  if (!r.has("rank") && !r.has("placement")) return;
+  const auto rank = r.number("rank", false);
+  if (!rank || *rank != std::floor(*rank) || *rank > 1e6)
+    throw InputError(file, r.where("rank"), "must be a rank number (0 to 1000000)");
+  p.rank = static_cast<int>(*rank);
+  if (!r.has("placement") || !j["placement"].is_object())
+    throw InputError(file, r.where("placement"), "must be an object with the rank's host");
+  const Reader place(file, j["placement"], r.where("placement"));
+  p.host = place.str("host", true);
+  p.device = place.str("device", false);
+  p.device_key = place.str("key", true);
+  const std::string bus = place.str("pci_bus_id", false), cpus = place.str("cpu_set", false);
+  p.where = !bus.empty() ? "GPU " + bus : !cpus.empty() ? "CPUs " + cpus : "";
+}
+
 }  // namespace
 
 std::string Point::param(const std::string& key) const {
@@ -160,11 +179,13 @@ Results parse_results(const std::string& text, const std::string& file) {
     if (!point_error) {
       try {
         Point p = read_point(file, parsed, index);
-        const auto [it, fresh] = first_index.emplace(p.name, index);
+        read_placement(file, parsed, index, p);
+        // An MPI job measures each point once per rank.
+        const auto [it, fresh] = first_index.emplace(p.name + '\n' + std::to_string(p.rank), index);
         if (!fresh)
           throw InputError(file, "points[" + std::to_string(index) + "].name",
                            "'" + p.name + "' is also points[" + std::to_string(it->second) +
-                               "]; point names must be unique");
+                               "]; point names must be unique (per rank)");
         res.points.push_back(std::move(p));
       } catch (const InputError& e) {
         point_error = e;
@@ -181,6 +202,14 @@ Results parse_results(const std::string& text, const std::string& file) {
     const Reader prof(file, j["profile"], "profile");
     res.profile_name = prof.str("name", false);
     res.repetitions = to_count(prof.number("repetitions", true), 0);
+  }
+  if (j.contains("mpi") && !j["mpi"].is_null()) {
+    if (!j["mpi"].is_object()) throw InputError(file, "mpi", "must be an object or null");
+    const Reader mpi(file, j["mpi"], "mpi");
+    res.mpi_size = to_count(mpi.number("size", true), 0);
+    res.mpi_mode = mpi.str("mode", true);
+    if (res.mpi_mode != "concurrent" && res.mpi_mode != "isolated")
+      throw InputError(file, "mpi.mode", "must be \"concurrent\" or \"isolated\"");
   }
   const json& ctx = res.context;
   if (ctx.contains("host") && ctx["host"].is_object())
@@ -232,6 +261,13 @@ Results parse_results(const std::string& text, const std::string& file) {
     }
   }
   if (point_error) throw *point_error;
+  for (std::size_t i = 0; i < res.points.size(); ++i)
+    if ((res.points[i].rank >= 0) != (res.mpi_size > 0) ||
+        res.points[i].rank >= std::max(res.mpi_size, 1))
+      throw InputError(file, "points[" + std::to_string(i) + "].rank",
+                       res.mpi_size > 0
+                           ? "an MPI job's point needs a rank below mpi.size"
+                           : "only an MPI job's points (with an mpi block) have ranks");
   return res;
 }
 

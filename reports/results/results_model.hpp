@@ -42,6 +42,11 @@ struct Point {
   std::string verify_error;
   std::string skipped_reason;
   nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
+  // Where an MPI job's point ran (schema 1.2): the rank, its host, the device (GPU name or CPU
+  // model), where on the host ("GPU 0000:9b:00.0", "CPUs 0-1"), and the key that identifies the
+  // device across runs (UUID, else host and CPU set). rank -1 and empty strings otherwise.
+  int rank = -1;
+  std::string host, device, where, device_key;
 
   // A string parameter ("form", "blas", …), empty when absent or not a string.
   std::string param(const std::string& key) const;
@@ -61,6 +66,12 @@ struct Results {
   std::vector<CacheInfo> caches;
   std::vector<SpaceInfo> spaces;
   std::vector<Point> points;
+  // An MPI job's file (schema 1.2): its size and mode; 0 and "" for a one-process run.
+  int mpi_size = 0;
+  std::string mpi_mode;
+  // Set on the per-device parts of such a file (split_by_device): "rank 1 · host · GPU …".
+  int rank = -1;
+  std::string device_key, device_label;
 
   const SpaceInfo* find_space(const std::string& name) const;
   // The GPU's name for a device space, else the CPU model: what spec sheets are matched against.

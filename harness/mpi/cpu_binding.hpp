@@ -1,0 +1,27 @@
+#pragma once
+// Host ranks on one node share its cores: each gets its own slice, so OpenMP threads of two
+// ranks never run on one core, and a rank's CPU set is what its report names.
+#include <string>
+#include <vector>
+
+namespace ridgeline {
+
+// The CPUs this process may run on (sched_getaffinity), ascending.
+std::vector<int> allowed_cpus();
+
+// Rank `local_rank`'s contiguous share of `cpus` among `local_size` ranks; with more ranks than
+// CPUs (an oversubscribed test job) ranks take one CPU each, round robin.
+std::vector<int> cpu_share(const std::vector<int>& cpus, int local_rank, int local_size);
+
+// "0-3,8,10-11".
+std::string cpu_list_text(const std::vector<int>& cpus);
+// Parses that form (sysfs cpulist); throws std::invalid_argument on anything else.
+std::vector<int> parse_cpu_list(const std::string& text);
+
+// NUMA nodes (from /sys/devices/system/node) holding any of `cpus`; empty where sysfs has none.
+std::vector<int> numa_nodes_of(const std::vector<int>& cpus);
+
+// Restricts this process to `cpus`; false (and errno set) when the kernel refuses.
+bool bind_to_cpus(const std::vector<int>& cpus);
+
+}  // namespace ridgeline

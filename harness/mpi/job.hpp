@@ -1,0 +1,57 @@
+#pragma once
+// The ranks of one `ridgeline run`: one per device (or per host CPU share) under mpirun or srun,
+// or a single rank. The sweep uses only this interface, so it reads the same with or without MPI
+// (job_mpi.cpp with RIDGELINE_ENABLE_MPI, job_single.cpp without).
+#include <string>
+#include <vector>
+
+#include "mpi/launch.hpp"
+
+namespace ridgeline {
+
+// concurrent: every rank measures each point at once (the node's shared memory bus, links and
+//   power are loaded as in real work); isolated: one rank after another, each device alone.
+enum class MpiMode { concurrent, isolated };
+const char* mpi_mode_name(MpiMode mode);
+
+class Job {
+ public:
+  // Initialises MPI when the process was started by a launcher; a one-rank job otherwise. A
+  // build without MPI refuses a launch of several ranks (each would write the same file).
+  explicit Job(const Launch& launch);
+  ~Job();
+  // Owns MPI's lifetime (MPI_Init once per process): neither copied nor moved.
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  static bool built_with_mpi();
+  // "Open MPI v4.1.4, …" (the first line of MPI_Get_library_version); "" without MPI.
+  static std::string library_version();
+  bool uses_mpi() const { return uses_mpi_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
+  const std::string& host() const { return host_; }
+  const std::string& launcher() const { return launcher_; }  // "Open MPI", "Slurm", …
+
+  // Collectives; every rank calls them in the same order. Waiting ranks sleep instead of
+  // spinning, so they leave their cores to the ranks still measuring.
+  void barrier();
+  // Rank 0 receives every rank's text, in rank order; other ranks get an empty vector.
+  std::vector<std::string> gather(const std::string& text);
+  // Every rank gets rank 0's text.
+  std::string broadcast(const std::string& text);
+  // isolated mode: wait until the previous rank has passed the turn, then pass it on.
+  void wait_turn();
+  void pass_turn();
+  // Ends every rank of the job (one rank's error must not leave the others waiting forever).
+  [[noreturn]] void abort(int exit_code);
+
+ private:
+  bool uses_mpi_ = false;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  std::string host_, launcher_;
+};
+
+}  // namespace ridgeline
