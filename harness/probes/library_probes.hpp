@@ -45,6 +45,12 @@ class GemmProbe final : public Probe {
   }
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    a_ = Matrix();
+    b_ = Matrix();
+    c_ = Matrix();
+  }
+
   void setup() override {
     a_ = Matrix("ridgeline::gemm_a", n_, n_);
     b_ = Matrix("ridgeline::gemm_b", n_, n_);
@@ -123,6 +129,12 @@ class VectorLibraryProbe final : public Probe {
     info_.name = point_name(info_.probe, info_.space, info_.dtype, grade("n", n));
   }
   const PointInfo& info() const override { return info_; }
+
+  void release() override {
+    x_ = Vector();
+    y_ = Vector();
+    result_ = Result();
+  }
 
   void setup() override {
     result_ = Result("ridgeline::lib_dot_result");

@@ -42,6 +42,7 @@ json point_json(const PointInfo& info, const std::vector<double>& samples,
   const bool measured = skipped_reason.empty() && !samples.empty();
   p["samples"] = json::array();
   for (double s : samples) p["samples"].push_back(finite_or_null(s));
+  p["sample_rounds"] = json::array();  // the runner sets each sample's round
   if (measured) {
     const double med = median(samples);
     p["median_s"] = finite_or_null(med);
@@ -152,10 +153,21 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path) {
   check("profile.name");
   for (const auto& entry : now) check(entry.first);
   std::set<std::string> done;
+  const json rounds_json = doc_["profile"].value("rounds", json(1));
+  const std::size_t rounds =
+      rounds_json.is_number_integer() ? std::size_t(std::max<std::int64_t>(1, rounds_json)) : 1;
   for (const auto& p : old["points"]) {
     // Only measured and verified points carry over; skipped or failed ones are tried again.
     if (!p.value("skipped_reason", json(nullptr)).is_null() || !p.at("verified").get<bool>())
       continue;
+    // So are points killed before their last round: their samples would miss the later phases.
+    if (rounds > 1) {
+      std::set<std::int64_t> seen;
+      const json r = p.value("sample_rounds", json::array());
+      for (const auto& x : r.is_array() ? r : json::array())
+        if (x.is_number_integer()) seen.insert(x.get<std::int64_t>());
+      if (seen.size() < rounds) continue;
+    }
     done.insert(p["name"].get<std::string>());
     doc_["points"].push_back(p);
   }
@@ -166,6 +178,16 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path) {
 void ResultsWriter::add(json point) {
   doc_["points"].push_back(std::move(point));
   flush();
+}
+
+void ResultsWriter::put(json point) {
+  for (auto& p : doc_["points"])
+    if (p["name"] == point["name"]) {
+      p = std::move(point);
+      flush();
+      return;
+    }
+  add(std::move(point));
 }
 
 void ResultsWriter::finish(bool complete) {

@@ -29,6 +29,9 @@ class ResultsWriter {
   std::set<std::string> resume_from(const std::string& path);
 
   void add(nlohmann::json point);  // appends and rewrites the file
+  // Replaces the entry of the same name (a point measured again in a later round), else
+  // appends; rewrites the file.
+  void put(nlohmann::json point);
   // Rewrites the file a last time; `complete` only when every planned point is in it.
   void finish(bool complete);
   int failed_points() const;
