@@ -138,6 +138,7 @@ class VectorLibraryProbe final : public Probe {
 
   void setup() override {
     result_ = Result("ridgeline::lib_dot_result");
+    odd_ = false;  // y starts at y0 again: the sign of α alternates from the first call
     x_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::lib_x"), n_);
     y_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::lib_y"), n_);
     Vector x = x_, y = y_;

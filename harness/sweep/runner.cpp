@@ -110,6 +110,9 @@ struct PointRecord {
   std::string error;          // setup failed: the point is skipped
   nlohmann::json observed;
   int visits = 0;
+  // Iterations per repetition Google Benchmark chose on the first visit: later rounds reuse it
+  // instead of sizing again (which costs about min_time per visit).
+  benchmark::IterationCount iterations = 0;
   bool ended = false;  // every round visited, or failed: not visited again
 };
 
@@ -237,6 +240,12 @@ class Sweep {
     }
   }
 
+  // Google Benchmark's iteration count for the point measured last, kept for its later rounds.
+  void remember_iterations(benchmark::IterationCount n) {
+    if (running_ != SIZE_MAX && records_[running_].iterations == 0)
+      records_[running_].iterations = n;
+  }
+
   // Clears the in-place progress line before the summary.
   void end_progress() { progress_.clear(); }
   double elapsed_s() const { return seconds_since(start_); }
@@ -270,9 +279,10 @@ class Sweep {
     if (profile_.rounds > 1) shuffle_in_place(order, rng_);
     for (std::size_t i : order) {
       PointPlan& p = plan_[i];
-      benchmark::RegisterBenchmark(p.info.name.c_str(),
-                                   [this, i](benchmark::State& st) { measure(i, st); })
-          ->UseManualTime()
+      auto* b = benchmark::RegisterBenchmark(p.info.name.c_str(),
+                                             [this, i](benchmark::State& st) { measure(i, st); });
+      if (records_[i].iterations > 0) b->Iterations(records_[i].iterations);
+      b->UseManualTime()
           ->Unit(benchmark::kMillisecond)
           ->ComputeStatistics(
               "min",
@@ -413,6 +423,7 @@ class SweepReporter final : public benchmark::ConsoleReporter {
     }
     std::map<std::string, std::vector<double>> samples;
     std::map<std::string, std::string> errors;
+    std::map<std::string, benchmark::IterationCount> iterations;
     std::vector<std::string> order;
     for (const Run& r : runs) {
       if (r.run_type != Run::RT_Iteration) continue;
@@ -422,10 +433,15 @@ class SweepReporter final : public benchmark::ConsoleReporter {
       const std::string error = compat::run_error(r);
       if (!error.empty())
         errors[name] = error;
-      else if (r.iterations > 0)
+      else if (r.iterations > 0) {
         s.push_back(r.real_accumulated_time / double(r.iterations));
+        iterations[name] = r.iterations;
+      }
     }
-    for (const auto& name : order) sweep_.finish_point(name, samples[name], errors[name]);
+    for (const auto& name : order) {
+      sweep_.remember_iterations(iterations[name]);
+      sweep_.finish_point(name, samples[name], errors[name]);
+    }
   }
 
  private:

@@ -145,10 +145,11 @@ TEST_F(CliRun, KilledRunKeepsFinishedPointsAndResumeCompletesIt) {
 }
 
 // Rounds: every point once per round; its samples accumulate across the rounds, each with its
-// round, and the seed of the shuffled orders is recorded.
+// round, and the seed of the shuffled orders is recorded. Each visit sets the probe up again:
+// axpby, whose α alternates sign from call to call, must verify after every visit.
 TEST_F(CliRun, RoundsAccumulateSamplesAndRecordTheSeed) {
   const auto r = run_command(
-      run("--space Serial --probe triad,peak --rounds 3 --seed 42 --out " + path("r.json")));
+      run("--space Serial --probe triad,peak,axpby --rounds 3 --seed 42 --out " + path("r.json")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = read_results_file(path("r.json"));
   EXPECT_TRUE(doc["complete"].get<bool>());
@@ -227,8 +228,11 @@ TEST_F(CliRun, ResumeMeasuresAgainAPointWithoutAllItsRounds) {
     EXPECT_EQ(p["sample_rounds"], json({0, 1, 2})) << p["name"];
     if (p["name"] != cut_name) {
       // Kept, not measured again.
-      for (const auto& q : doc["points"])
-        if (q["name"] == p["name"]) EXPECT_EQ(p["samples"], q["samples"]) << p["name"];
+      for (const auto& q : doc["points"]) {
+        if (q["name"] == p["name"]) {
+          EXPECT_EQ(p["samples"], q["samples"]) << p["name"];
+        }
+      }
     }
   }
 }
