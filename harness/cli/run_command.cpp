@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/harness_commands.hpp"
 #include "cli/kokkos_session.hpp"
@@ -85,6 +86,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_option("--dtype", o->run.filter.dtypes,
                   "Data type(s): fp64, fp32, fp16, bf16, tf32 (default: the profile's)")
       ->delimiter(',');
+  run->add_option("--rounds", o->run.rounds,
+                  "Run the sweep in N rounds, every point once per round in a shuffled order "
+                  "(default: the profile's; N divides its repetitions)")
+      ->check(CLI::Range(1, 1000));
+  run->add_option("--seed", o->run.seed,
+                  "Seed of the rounds' point orders (default: random; recorded)");
   run->add_option("--out", o->run.out, "Results file, rewritten after every point")
       ->capture_default_str();
   auto* resume = run->add_flag("--resume", o->run.resume,

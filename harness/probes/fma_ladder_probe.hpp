@@ -67,6 +67,11 @@ class FmaLadderProbe final : public Probe {
 
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    x_ = View();
+    y_ = View();
+  }
+
   void setup() override {
     const std::size_t n = layout_.elements();
     x_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::fma_x"), n);

@@ -103,6 +103,11 @@ class HalfFmaLadderProbe final : public Probe {
   }
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    x_ = View();
+    y_ = View();
+  }
+
   void setup() override {
     const std::size_t pairs = layout_.elements();
     x_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::half_fma_x"), pairs);
@@ -175,6 +180,11 @@ class HalfPeakProbe final : public Probe {
     info_.bytes = double(layout_.items) * sizeof(float);
   }
   const PointInfo& info() const override { return info_; }
+
+  void release() override {
+    out_ = View();
+    stamps_ = Stamps();
+  }
 
   void setup() override {
     out_ = View("ridgeline::half_peak_out", layout_.items);

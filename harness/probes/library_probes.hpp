@@ -45,6 +45,12 @@ class GemmProbe final : public Probe {
   }
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    a_ = Matrix();
+    b_ = Matrix();
+    c_ = Matrix();
+  }
+
   void setup() override {
     a_ = Matrix("ridgeline::gemm_a", n_, n_);
     b_ = Matrix("ridgeline::gemm_b", n_, n_);
@@ -124,8 +130,15 @@ class VectorLibraryProbe final : public Probe {
   }
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    x_ = Vector();
+    y_ = Vector();
+    result_ = Result();
+  }
+
   void setup() override {
     result_ = Result("ridgeline::lib_dot_result");
+    odd_ = false;  // y starts at y0 again: the sign of α alternates from the first call
     x_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::lib_x"), n_);
     y_ = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::lib_y"), n_);
     Vector x = x_, y = y_;

@@ -57,6 +57,11 @@ class PeakProbe final : public Probe {
     return v[0];
   }
 
+  void release() override {
+    out_ = View();
+    stamps_ = Stamps();
+  }
+
   void setup() override {
     out_ = View("ridgeline::peak_out", layout_.items);
     if constexpr (kIsDeviceSpace<Space>)

@@ -32,7 +32,10 @@ class Probe {
  public:
   virtual ~Probe() = default;
   virtual const PointInfo& info() const = 0;
-  virtual void setup() = 0;           // allocate and initialise; may throw on allocation failure
+  virtual void setup() = 0;  // allocate and initialise; may throw on allocation failure
+  // Frees what setup() allocated; setup() may be called again (a sweep in rounds visits a point
+  // once per round and holds one point's memory at a time).
+  virtual void release() = 0;
   virtual void run() = 0;             // one kernel call; may return before the device finishes
   virtual void fence() = 0;           // waits for this probe's execution space
   virtual Verification verify() = 0;  // checks the output of the last run()

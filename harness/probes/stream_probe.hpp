@@ -159,6 +159,13 @@ class StreamProbe final : public Probe {
 
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    a_ = View();
+    b_ = View();
+    c_ = View();
+    result_ = {};
+  }
+
   void setup() override {
     const std::size_t n = layout_.elements();
     a_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::a"), n);

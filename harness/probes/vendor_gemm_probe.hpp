@@ -83,6 +83,12 @@ class VendorGemmProbe final : public Probe {
   }
   const PointInfo& info() const override { return info_; }
 
+  void release() override {
+    a_ = Bytes();
+    b_ = Bytes();
+    c_ = Bytes();
+  }
+
   void setup() override {
     const std::size_t nn = n_ * n_;
     a_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_a"),

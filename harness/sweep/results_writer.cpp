@@ -42,6 +42,7 @@ json point_json(const PointInfo& info, const std::vector<double>& samples,
   const bool measured = skipped_reason.empty() && !samples.empty();
   p["samples"] = json::array();
   for (double s : samples) p["samples"].push_back(finite_or_null(s));
+  p["sample_rounds"] = json::array();  // the runner sets each sample's round
   if (measured) {
     const double med = median(samples);
     p["median_s"] = finite_or_null(med);
@@ -151,9 +152,20 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path, int ra
   check("context.host.hostname");  // the likeliest mistakes first: another host or profile
   check("profile.name");
   for (const auto& entry : now) check(entry.first);
-  // Only measured and verified points carry over; skipped or failed ones are tried again.
-  const auto kept = [](const json& p) {
-    return p.value("skipped_reason", json(nullptr)).is_null() && p.at("verified").get<bool>();
+  // Only measured and verified points carry over; skipped or failed ones are tried again, and
+  // so are points killed before their last round: their samples would miss the later phases.
+  const json rounds_json = doc_["profile"].value("rounds", json(1));
+  const std::size_t rounds =
+      rounds_json.is_number_integer() ? std::size_t(std::max<std::int64_t>(1, rounds_json)) : 1;
+  const auto kept = [rounds](const json& p) {
+    if (!p.value("skipped_reason", json(nullptr)).is_null() || !p.at("verified").get<bool>())
+      return false;
+    if (rounds == 1) return true;
+    std::set<std::int64_t> seen;
+    const json r = p.value("sample_rounds", json::array());
+    for (const auto& x : r.is_array() ? r : json::array())
+      if (x.is_number_integer()) seen.insert(x.get<std::int64_t>());
+    return seen.size() >= rounds;
   };
   std::map<std::string, std::set<int>> ranks_done;
   for (const auto& p : old["points"])
@@ -169,13 +181,38 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path, int ra
 
 void ResultsWriter::set_mpi(json mpi) { doc_["mpi"] = std::move(mpi); }
 
-void ResultsWriter::add_all(std::vector<json> points) {
-  for (auto& p : points) doc_["points"].push_back(std::move(p));
+void ResultsWriter::add(json point) {
+  doc_["points"].push_back(std::move(point));
   flush();
 }
 
-void ResultsWriter::add(json point) {
-  doc_["points"].push_back(std::move(point));
+namespace {
+
+// The entry of `point`'s name and rank (an MPI job's entries share names), or nullptr.
+json* same_point(json& points, const json& point) {
+  const json rank = point.value("rank", json(nullptr));
+  for (auto& p : points)
+    if (p["name"] == point["name"] && p.value("rank", json(nullptr)) == rank) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+void ResultsWriter::put(json point) {
+  if (json* p = same_point(doc_["points"], point))
+    *p = std::move(point);
+  else
+    doc_["points"].push_back(std::move(point));
+  flush();
+}
+
+void ResultsWriter::put_all(std::vector<json> points) {
+  for (auto& point : points) {
+    if (json* p = same_point(doc_["points"], point))
+      *p = std::move(point);
+    else
+      doc_["points"].push_back(std::move(point));
+  }
   flush();
 }
 

@@ -33,8 +33,11 @@ class ResultsWriter {
   // The MPI job's block ({"size", "mode", "library", "ranks": [placements]}); part of what a
   // resumed file must match (size and mode).
   void set_mpi(nlohmann::json mpi);
-  void add(nlohmann::json point);                    // appends and rewrites the file
-  void add_all(std::vector<nlohmann::json> points);  // appends them, one rewrite
+  void add(nlohmann::json point);  // appends and rewrites the file
+  // Replaces the entry of the same name and rank (a point measured again in a later round),
+  // else appends; rewrites the file. put_all: several, one rewrite.
+  void put(nlohmann::json point);
+  void put_all(std::vector<nlohmann::json> points);
   // Rewrites the file a last time; `complete` only when every planned point is in it.
   void finish(bool complete);
   int failed_points() const;

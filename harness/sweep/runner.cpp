@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -101,18 +102,42 @@ class Progress {
   bool pending_ = false;
 };
 
+// What a point gathered over its visits (one per round): written after each visit.
+struct PointRecord {
+  std::vector<double> samples;
+  std::vector<int> sample_rounds;                        // the round of each sample
+  std::vector<std::vector<TelemetryReading>> telemetry;  // per reported sample
+  std::uint64_t hold_timeouts = 0;
+  Verification verification;  // the first failed check, else ok
+  std::string error;          // setup failed: the point is skipped
+  nlohmann::json observed;
+  int visits = 0;
+  // Iterations per repetition Google Benchmark chose on the first visit: later rounds reuse it
+  // instead of sizing again (which costs about min_time per visit).
+  benchmark::IterationCount iterations = 0;
+  bool ended = false;  // every round visited, or failed: not visited again
+};
+
+// Fisher–Yates with the engine's raw output (std::shuffle's result differs between standard
+// libraries): a recorded seed gives the same order everywhere.
+void shuffle_in_place(std::vector<std::size_t>& v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+}
+
 // Owns the sweep: the plan, the probe being measured, and the results file.
 class Sweep {
  public:
   Sweep(const RunOptions& o, const SweepProfile& profile, std::vector<PointPlan> plan,
-        ResultsWriter& writer, Job& job, nlohmann::json context)
+        ResultsWriter& writer, std::uint64_t seed, Job& job, nlohmann::json context)
       : options_(o),
         profile_(profile),
         plan_(std::move(plan)),
+        records_(plan_.size()),
         writer_(writer),
         job_(job),
         context_(std::move(context)),
         placement_(rank_placement(job, context_)),
+        rng_(seed),
         progress_(!o.verbose) {}
 
   const nlohmann::json& placement() const { return placement_; }
@@ -192,6 +217,7 @@ class Sweep {
                              (running_ == SIZE_MAX ? "no point" : plan_[running_].info.name) +
                              "' was measured");
     PointPlan& point = plan_[running_];
+    PointRecord& rec = records_[running_];
     running_ = SIZE_MAX;
     if (!error.empty()) ++setup_failures_;  // our SkipWithError: the probe could not be set up
     Verification v;
@@ -202,15 +228,22 @@ class Sweep {
       v = point.probe->verify();
       observed = point.probe->observed();
     }
-    auto entry = point_json(point.info, error.empty() ? samples : std::vector<double>{}, v, error,
-                            measurement_json(point.info, samples.size()));
-    entry["observed"] = observed;
+    record_visit(rec, point.info, samples, v, error, observed);
+    auto entry = point_json(point.info, rec.error.empty() ? rec.samples : std::vector<double>{},
+                            rec.verification, rec.error, measurement_json(point.info, rec));
+    entry["observed"] = rec.observed;
+    entry["sample_rounds"] = rec.error.empty() ? rec.sample_rounds : std::vector<int>{};
     telemetry_.clear();
-    point.probe.reset();
-    active_ = SIZE_MAX;
     if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
     const std::string rates = rate_text(entry, samples);
-    const int ranks_failed = record(std::move(entry), seconds_since(point_start_));
+    // Replaces the point's entry of the round before; in a job, every rank's.
+    const int ranks_failed = record(std::move(entry), seconds_since(point_start_), rec);
+    // Memory is held by one point at a time; an ended point is not visited again.
+    if (rec.ended)
+      point.probe.reset();
+    else if (point.probe)
+      point.probe->release();
+    active_ = SIZE_MAX;
     ++done_;
     if (!options_.quiet) {
       const double elapsed = seconds_since(start_);
@@ -224,27 +257,56 @@ class Sweep {
                                                               ranks_failed, job_.size()),
                                                   c)
                                : fmt::format(" (rank 0 of {}; every rank verified)", job_.size());
-      progress_.line(done_, total_, name + ": " + status, elapsed, left,
+      const std::string round =
+          profile_.rounds > 1 ? fmt::format("round {}/{}: ", round_ + 1, profile_.rounds) : "";
+      progress_.line(done_, total_, round + name + ": " + status, elapsed, left,
                      !error.empty() || !v.ok || ranks_failed);
     }
+  }
+
+  // Google Benchmark's iteration count for the point measured last, kept for its later rounds.
+  void remember_iterations(benchmark::IterationCount n) {
+    if (running_ != SIZE_MAX && records_[running_].iterations == 0)
+      records_[running_].iterations = n;
   }
 
   // Clears the in-place progress line before the summary.
   void end_progress() { progress_.clear(); }
   double elapsed_s() const { return seconds_since(start_); }
 
-  void register_all(const std::set<std::string>& already_done) {
+  // Writes the points that are skipped from the start; counts the visits to come.
+  void prepare(const std::set<std::string>& already_done) {
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       PointPlan& p = plan_[i];
-      if (already_done.count(p.info.name)) continue;
-      if (!p.probe) {
-        record(point_json(p.info, {}, {}, p.skipped_reason), 0);
+      if (already_done.count(p.info.name)) {
+        records_[i].ended = true;
         continue;
       }
-      ++total_;
-      benchmark::RegisterBenchmark(p.info.name.c_str(),
-                                   [this, i](benchmark::State& st) { measure(i, st); })
-          ->UseManualTime()
+      if (!p.probe) {
+        records_[i].ended = true;
+        record(point_json(p.info, {}, {}, p.skipped_reason), 0, records_[i]);
+        continue;
+      }
+      ++points_;
+    }
+    total_ = points_ * std::size_t(profile_.rounds);
+    start_ = Clock::now();
+  }
+
+  // Registers the points still to visit, in plan order for a single round, else shuffled;
+  // returns how many.
+  std::size_t register_round(int round) {
+    round_ = round;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < plan_.size(); ++i)
+      if (!records_[i].ended) order.push_back(i);
+    if (profile_.rounds > 1) shuffle_in_place(order, rng_);
+    for (std::size_t i : order) {
+      PointPlan& p = plan_[i];
+      auto* b = benchmark::RegisterBenchmark(p.info.name.c_str(),
+                                             [this, i](benchmark::State& st) { measure(i, st); });
+      if (records_[i].iterations > 0) b->Iterations(records_[i].iterations);
+      b->UseManualTime()
           ->Unit(benchmark::kMillisecond)
           ->ComputeStatistics(
               "min",
@@ -253,40 +315,51 @@ class Sweep {
             return *std::max_element(v.begin(), v.end());
           });
     }
-    start_ = Clock::now();
+    return order.size();
   }
 
-  // Every registered point was reported (a --benchmark_filter leaves some out).
-  std::size_t unfinished() const { return total_ - done_; }
+  // Points that did not get all their rounds (a --benchmark_filter leaves some out).
+  std::size_t unfinished() const {
+    return std::size_t(std::count_if(records_.begin(), records_.end(),
+                                     [](const PointRecord& r) { return !r.ended; }));
+  }
   std::size_t setup_failures() const { return setup_failures_; }
-  std::size_t registered() const { return total_; }
+  std::size_t registered() const { return points_; }
 
  private:
-  // Writes a finished point: in an MPI job every rank's entry (with where it ran) goes to rank 0,
-  // which writes them all. Returns how many ranks failed or skipped it (rank 0 only knows).
-  int record(nlohmann::json entry, double wall_s) {
+  // Writes a point's entry after a visit, replacing the one of the round before: in an MPI job
+  // every rank's entry (with where it ran) goes to rank 0, which writes them all, and a point
+  // ends on every rank when it ended on one (each rank must visit the same points in a round).
+  // Returns how many ranks failed or skipped it (rank 0 only knows).
+  int record(nlohmann::json entry, double wall_s, PointRecord& rec) {
     if (job_.uses_mpi()) {
       entry["rank"] = job_.rank();
       entry["placement"] = point_placement(placement_, context_, entry["space"].get<std::string>());
       entry["mpi_wall_s"] = wall_s;  // from the point's barrier (or turn) to its last repetition
     }
     if (job_.size() == 1) {
-      writer_.add(std::move(entry));
+      writer_.put(std::move(entry));
       return 0;
     }
-    const std::vector<std::string> all = job_.gather(entry.dump());
-    if (job_.rank() != 0) {
-      writer_.add(std::move(entry));  // kept here for this rank's exit status only
-      return 0;
-    }
-    std::vector<nlohmann::json> entries;
+    const std::vector<std::string> all = job_.gather((rec.ended ? "E" : "-") + entry.dump());
     int failed = 0;
-    for (const std::string& text : all) {
-      entries.push_back(nlohmann::json::parse(text));
-      const auto& e = entries.back();
-      if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
+    bool ended = rec.ended;
+    if (job_.rank() == 0) {
+      std::vector<nlohmann::json> entries;
+      for (const std::string& text : all) {
+        ended = ended || text[0] == 'E';
+        entries.push_back(nlohmann::json::parse(text.substr(1)));
+        const auto& e = entries.back();
+        if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
+      }
+      writer_.put_all(std::move(entries));
+    } else {
+      writer_.put(std::move(entry));  // kept here for this rank's exit status only
     }
-    writer_.add_all(std::move(entries));
+    if (job_.broadcast(ended ? "E" : "-") == "E" && !rec.ended) {
+      rec.ended = true;
+      total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
+    }
     return failed;
   }
 
@@ -295,21 +368,43 @@ class Sweep {
     if (!b) b = open_measurement_backend(space);
     return *b;
   }
-  // How the point was timed, and its telemetry over the reported samples (null where none).
-  nlohmann::json measurement_json(const PointInfo& info, std::size_t samples) {
+  // Adds a visit's samples, telemetry and check to what the point gathered in earlier rounds.
+  void record_visit(PointRecord& rec, const PointInfo& info, const std::vector<double>& samples,
+                    const Verification& v, const std::string& error,
+                    const nlohmann::json& observed) {
+    ++rec.visits;
+    if (!error.empty()) rec.error = error;
+    if (rec.verification.ok && !v.ok) rec.verification = v;
+    if (!observed.is_null()) rec.observed = observed;
+    if (error.empty()) {
+      rec.samples.insert(rec.samples.end(), samples.begin(), samples.end());
+      rec.sample_rounds.insert(rec.sample_rounds.end(), samples.size(), round_);
+      // The last entries of telemetry_ belong to the reported repetitions.
+      const std::size_t n = std::min(samples.size(), telemetry_.size());
+      rec.telemetry.insert(rec.telemetry.end(), telemetry_.end() - static_cast<std::ptrdiff_t>(n),
+                           telemetry_.end());
+      const auto it = backends_.find(info.space);
+      if (it != backends_.end())
+        rec.hold_timeouts += it->second->hold_timeouts() - hold_timeouts_at_setup_;
+    }
+    rec.ended = !rec.error.empty() || !rec.verification.ok || rec.visits >= profile_.rounds;
+    if (rec.ended) total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
+  }
+
+  // How the point was timed, and its telemetry over the reported samples of every round so far
+  // (null where none).
+  nlohmann::json measurement_json(const PointInfo& info, const PointRecord& rec) {
     const auto it = backends_.find(info.space);
     if (it == backends_.end()) return nullptr;
     const MeasurementBackend& b = *it->second;
-    const std::size_t n = std::min(samples, telemetry_.size());
-    const std::vector<std::vector<TelemetryReading>> reported(
-        telemetry_.end() - static_cast<std::ptrdiff_t>(n), telemetry_.end());
     const bool cold = wants_cold_cache(info.family);
-    nlohmann::json m = {{"timer", b.timer_name()},
-                        {"stream_hold", b.holds_stream()},
-                        {"hold_timeouts", b.hold_timeouts() - hold_timeouts_at_setup_},
-                        {"l2_flush_bytes", cold ? b.flush_bytes() : 0},
-                        {"l2_flush", cold ? b.flush_method() : "none"},
-                        {"telemetry", summarize_telemetry(reported, b.reference_sm_clock_mhz())}};
+    nlohmann::json m = {
+        {"timer", b.timer_name()},
+        {"stream_hold", b.holds_stream()},
+        {"hold_timeouts", rec.hold_timeouts},
+        {"l2_flush_bytes", cold ? b.flush_bytes() : 0},
+        {"l2_flush", cold ? b.flush_method() : "none"},
+        {"telemetry", summarize_telemetry(rec.telemetry, b.reference_sm_clock_mhz())}};
     if (m["telemetry"].is_null() && !b.telemetry_unavailable().empty())
       m["telemetry_unavailable"] = b.telemetry_unavailable();
     return m;
@@ -339,17 +434,21 @@ class Sweep {
   const RunOptions& options_;
   const SweepProfile& profile_;
   std::vector<PointPlan> plan_;
+  std::vector<PointRecord> records_;  // by plan index
   ResultsWriter& writer_;
   Job& job_;
   const nlohmann::json context_;
   const nlohmann::json placement_;  // this rank's (rank_placement)
   Clock::time_point point_start_;   // after the point's barrier or turn
+  std::mt19937_64 rng_;             // the point order of each round, from the recorded seed
+  int round_ = 0;
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
   std::size_t active_ = SIZE_MAX;             // the point whose probe is set up
   std::size_t running_ = SIZE_MAX;            // the point Google Benchmark measured last
-  std::size_t done_ = 0, total_ = 0, setup_failures_ = 0;
+  std::size_t done_ = 0, total_ = 0;          // visits: points × rounds
+  std::size_t points_ = 0, setup_failures_ = 0;
   Clock::time_point start_;
   Progress progress_;
 };
@@ -389,6 +488,7 @@ class SweepReporter final : public benchmark::ConsoleReporter {
     }
     std::map<std::string, std::vector<double>> samples;
     std::map<std::string, std::string> errors;
+    std::map<std::string, benchmark::IterationCount> iterations;
     std::vector<std::string> order;
     for (const Run& r : runs) {
       if (r.run_type != Run::RT_Iteration) continue;
@@ -398,10 +498,15 @@ class SweepReporter final : public benchmark::ConsoleReporter {
       const std::string error = compat::run_error(r);
       if (!error.empty())
         errors[name] = error;
-      else if (r.iterations > 0)
+      else if (r.iterations > 0) {
         s.push_back(r.real_accumulated_time / double(r.iterations));
+        iterations[name] = r.iterations;
+      }
     }
-    for (const auto& name : order) sweep_.finish_point(name, samples[name], errors[name]);
+    for (const auto& name : order) {
+      sweep_.remember_iterations(iterations[name]);
+      sweep_.finish_point(name, samples[name], errors[name]);
+    }
   }
 
  private:
@@ -485,16 +590,29 @@ int run_sweep(const RunOptions& options, Job& job) {
     o.quiet = true;
     o.verbose = false;
   }
-  const SweepProfile profile = load_sweep_profile(o.profile);
-  const nlohmann::json context = run_context(o.benchmark_args);
+  SweepProfile profile = load_sweep_profile(o.profile);
+  if (o.rounds) {
+    if (profile.repetitions % o.rounds)
+      throw InputError("", "--rounds",
+                       fmt::format("{} does not divide the profile's repetitions ({})", o.rounds,
+                                   profile.repetitions));
+    profile.rounds = o.rounds;  // recorded in the file's profile, so --resume must match it
+  }
+  // A seed for the rounds' point orders, recorded so an order can be replayed; null with one
+  // round (plan order). Every rank of a job shuffles with rank 0's.
+  std::uint64_t seed =
+      o.seed ? *o.seed : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  seed = std::stoull(job.broadcast(std::to_string(seed)));
+  nlohmann::json context = run_context(o.benchmark_args);
+  context["run"]["seed"] = profile.rounds > 1 ? nlohmann::json(seed) : nlohmann::json(nullptr);
   std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
   if (plan.empty()) throw InputError("", "--probe", "no point of the profile matches the filters");
   require_same_plan(job, plan);
 
   // Our settings first, so a user's --benchmark_* flags override them.
-  std::vector<std::string> args = {"ridgeline",
-                                   fmt::format("--benchmark_repetitions={}", profile.repetitions),
-                                   compat::min_time_flag(profile.min_time_s)};
+  std::vector<std::string> args = {
+      "ridgeline", fmt::format("--benchmark_repetitions={}", profile.repetitions / profile.rounds),
+      compat::min_time_flag(profile.min_time_s)};
   args.insert(args.end(), o.benchmark_args.begin(), o.benchmark_args.end());
   args.push_back("--benchmark_display_aggregates_only=false");
   args.push_back("--benchmark_report_aggregates_only=false");
@@ -515,7 +633,7 @@ int run_sweep(const RunOptions& options, Job& job) {
   std::optional<FileLock> lock;
   if (writes) lock.emplace(o.out);
   ResultsWriter writer(writes ? o.out : "", profile.to_json(), context);
-  Sweep sweep(o, profile, std::move(plan), writer, job, context);
+  Sweep sweep(o, profile, std::move(plan), writer, seed, job, context);
   if (job.uses_mpi()) {
     nlohmann::json ranks = nlohmann::json::array();
     for (const std::string& text : job.gather(sweep.placement().dump()))
@@ -535,14 +653,20 @@ int run_sweep(const RunOptions& options, Job& job) {
     for (const auto& n : done) names += n + "\n";
     done = split_lines(job.broadcast(names));
   }
-  sweep.register_all(done);
+  sweep.prepare(done);
   SweepReporter reporter(sweep, o.verbose && !o.quiet, o.display_aggregates_only);
   // Nothing left (a resume of a finished file): Google Benchmark would only say its filter
   // matched nothing.
   if (sweep.registered() == 0 && !o.list_only) {
     if (!o.quiet) std::cerr << "ridgeline: " << o.out << ": every planned point is already there\n";
   } else {
-    benchmark::RunSpecifiedBenchmarks(&reporter);
+    // One pass of Google Benchmark per round; listing the points needs one.
+    const int rounds = o.list_only ? 1 : profile.rounds;
+    for (int r = 0; r < rounds; ++r) {
+      if (sweep.register_round(r) == 0) break;
+      benchmark::RunSpecifiedBenchmarks(&reporter);
+      benchmark::ClearRegisteredBenchmarks();
+    }
   }
   benchmark::ClearRegisteredBenchmarks();
   benchmark::Shutdown();

@@ -1,7 +1,9 @@
 #pragma once
 // `ridgeline run`: registers the planned points with Google Benchmark, times them, verifies each
 // point's output and appends it to the results file as soon as it is measured.
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct RunOptions {
   bool verbose = false;  // Google Benchmark's own table (every repetition) on stdout
   bool force = false;    // replace an existing results file
   bool display_aggregates_only = false;  // --benchmark_display_aggregates_only, for --verbose
+  int rounds = 0;                        // 0: the profile's
+  std::optional<std::uint64_t> seed;     // of the rounds' point orders; unset: a random one
   PlanFilter filter;
   std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed through (checked)
   bool list_only = false;                   // --benchmark_list_tests: print names, write nothing

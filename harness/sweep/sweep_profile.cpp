@@ -123,7 +123,7 @@ std::string sweep_profiles_dir() { return profiles_subdir("sweeps"); }
 SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   const Fields top(
       j, file, "",
-      {"name", "description", "repetitions", "min_time_s", "warmup_s", "spaces", "dtypes",
+      {"name", "description", "repetitions", "rounds", "min_time_s", "warmup_s", "spaces", "dtypes",
        "dram_llc_multiple", "dram_min_bytes", "working_set_bytes", "device_work_scale",
        "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache", "library"});
   SweepProfile p;
@@ -132,6 +132,11 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   if (p.name.empty()) throw InputError(file, "name", "missing required field");
   p.description = top.text("description", "");
   p.repetitions = static_cast<int>(top.integer("repetitions", 5, 1, kMaxRepetitions));
+  p.rounds = static_cast<int>(top.integer("rounds", 1, 1, kMaxRepetitions));
+  if (p.repetitions % p.rounds)
+    throw InputError(file, "rounds",
+                     "must divide repetitions (" + std::to_string(p.repetitions) +
+                         "): each round takes the same number of samples of every point");
   p.min_time_s = top.number("min_time_s", 0.01, 0, kMaxSeconds, true);
   p.warmup_s = top.number("warmup_s", 0.05, 0, kMaxSeconds);
   p.spaces = top.names("spaces", {}, "space");
@@ -227,6 +232,7 @@ nlohmann::json SweepProfile::to_json() const {
             {"source", source},
             {"description", description},
             {"repetitions", repetitions},
+            {"rounds", rounds},
             {"min_time_s", min_time_s},
             {"warmup_s", warmup_s},
             {"dtypes", dtypes},

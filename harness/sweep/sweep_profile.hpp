@@ -16,6 +16,9 @@ struct SweepProfile {
   std::string source;  // file it came from
   std::string description;
   int repetitions = 5;
+  // The sweep runs in rounds, every point once per round in a shuffled order, repetitions /
+  // rounds repetitions per visit: a slow phase of a shared machine spreads over all points.
+  int rounds = 1;
   double min_time_s = 0.01;
   double warmup_s = 0.05;
   std::vector<std::string> spaces;  // empty: every space in the build

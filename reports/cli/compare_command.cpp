@@ -65,7 +65,16 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
           {"p_value", number_or_null(m.p_value)},
           {"q_value", number_or_null(m.q_value)},
           {"verdict", verdict_name(m.verdict)},
-          {"note", m.note}};
+          {"note", m.note},
+          // GPU clocks from telemetry (null where unknown); clock_limited annotates the verdict.
+          {"clock_limited", m.clock_limited},
+          {"sm_clock_mhz", m.sm_clock_mhz > 0 ? nlohmann::json(m.sm_clock_mhz) : nullptr},
+          {"history_sm_clock_mhz",
+           m.history_sm_clock_mhz > 0 ? nlohmann::json(m.history_sm_clock_mhz) : nullptr},
+          {"new_throttle_reasons", m.new_throttle_reasons},
+          {"throttled_samples", m.throttled_samples},
+          {"change_per_cycle",
+           m.change_per_cycle ? number_or_null(*m.change_per_cycle) : nlohmann::json(nullptr)}};
 }
 
 std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o) {
@@ -77,7 +86,7 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
                     Verdict::kAmbiguous, Verdict::kSame})
     counts[verdict_name(v)] = c.count(v);
-  const nlohmann::json j = {{"schema_version", "1.0.0"},
+  const nlohmann::json j = {{"schema_version", "1.1.0"},
                             {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
                             {"regressions", c.regressions()},
                             {"gates_speed", c.gates_speed},

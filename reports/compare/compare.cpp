@@ -374,6 +374,67 @@ MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   return m;
 }
 
+// A median SM clock below the history's by more than this is a lower clock: H100/H200 clocks
+// step by 15 MHz (under 1 % at their ~2 GHz), and a one-step wobble of a median is not throttling.
+constexpr double kClockDrop = 0.02;
+
+// Tonight's and the history's clocks and throttle reasons of a set of points (one metric).
+struct ClockEvidence {
+  std::vector<double> tonight, history;      // median SM clocks, MHz
+  std::vector<std::string> tonight_reasons;  // reasons seen tonight
+  std::unordered_set<std::string> history_reasons;
+  int throttled = 0, samples = 0;
+};
+
+void add_tonight(ClockEvidence& e, const Point& p) {
+  if (!p.telemetry) return;
+  if (p.telemetry->sm_clock_mhz > 0) e.tonight.push_back(p.telemetry->sm_clock_mhz);
+  for (const auto& r : p.telemetry->throttle_reasons)
+    if (std::find(e.tonight_reasons.begin(), e.tonight_reasons.end(), r) == e.tonight_reasons.end())
+      e.tonight_reasons.push_back(r);
+  e.throttled += p.telemetry->throttled_count();
+  e.samples += int(p.samples.size());
+}
+
+void add_history(ClockEvidence& e, const Point& p) {
+  if (!p.telemetry) return;
+  if (p.telemetry->sm_clock_mhz > 0) e.history.push_back(p.telemetry->sm_clock_mhz);
+  e.history_reasons.insert(p.telemetry->throttle_reasons.begin(),
+                           p.telemetry->throttle_reasons.end());
+}
+
+// Fills the clock fields; a slowdown that is not SAME becomes clock-limited when tonight's clock
+// was lower or a throttle reason appeared. The verdict itself (and the gate) stays.
+void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle) {
+  m.sm_clock_mhz = e.tonight.empty() ? 0 : median_of(e.tonight);
+  m.history_sm_clock_mhz = e.history.empty() ? 0 : median_of(e.history);
+  m.throttled_samples = e.throttled;
+  m.samples = e.samples;
+  for (const auto& r : e.tonight_reasons)
+    if (!e.history_reasons.count(r)) m.new_throttle_reasons.push_back(r);
+  const bool both = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
+  // Throughput per cycle: the change with the clock ratio taken out.
+  if (per_cycle && both && m.verdict != Verdict::kMissing)
+    m.change_per_cycle = (1 + m.change) * m.history_sm_clock_mhz / m.sm_clock_mhz - 1;
+  const bool lower = both && m.sm_clock_mhz < (1 - kClockDrop) * m.history_sm_clock_mhz;
+  const bool slowdown =
+      (m.verdict == Verdict::kSlower || m.verdict == Verdict::kAmbiguous) && m.change < 0;
+  if (!slowdown || (!lower && m.new_throttle_reasons.empty())) return;
+  m.clock_limited = true;
+  std::string why = "clock-limited: ";
+  if (both)
+    why += fmt::format("SM clock {:.0f} MHz, history {:.0f} MHz ({:+.1f} %)", m.sm_clock_mhz,
+                       m.history_sm_clock_mhz, 100 * (m.sm_clock_mhz / m.history_sm_clock_mhz - 1));
+  if (!m.new_throttle_reasons.empty()) {
+    std::string reasons;
+    for (const auto& r : m.new_throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
+    why += (both ? "; " : "") + std::string("throttled (") + reasons + ")";
+  }
+  if (m.change_per_cycle)
+    why += fmt::format("; at equal clock (FLOP/cycle) {:+.1f} %", 100 * *m.change_per_cycle);
+  m.note = why + "; " + m.note;
+}
+
 }  // namespace
 
 Comparison compare_history(const std::vector<const FileAnalysis*>& history,
@@ -497,6 +558,31 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& history,
       roofs.push_back(i);
     }
   decide_all(c.roofs, roofs, 1, o);
+
+  // Clocks: each point from its own telemetry, P from the group's peak points.
+  for (std::size_t k = 0; k < order.size(); ++k) {  // c.points follows `order`
+    if (order[k] >= rows.size()) continue;
+    const PointRow& r = rows[order[k]];
+    ClockEvidence e;
+    add_tonight(e, *r.current);
+    for (const Point* p : r.nights)
+      if (p) add_history(e, *p);
+    annotate_clocks(c.points[k], e, r.current->family == "peak");
+  }
+  for (auto& m : c.roofs) {
+    if (m.metric.rfind("P ", 0) != 0) continue;
+    const std::string group = m.metric.substr(2);
+    const auto in_group = [&group](const Point& p) {
+      return p.family == "peak" && p.measured() && p.verified && p.space + "/" + p.dtype == group;
+    };
+    ClockEvidence e;
+    for (const auto& p : current.results.points)
+      if (in_group(p)) add_tonight(e, p);
+    for (const FileAnalysis* h : history)
+      for (const auto& p : h->results.points)
+        if (in_group(p)) add_history(e, p);
+    annotate_clocks(m, e, true);
+  }
   for (const auto& pc : current.results.points)
     if (!baseline_names.count(pc.name)) c.not_compared.push_back(pc.name + ": not in the baseline");
   return c;

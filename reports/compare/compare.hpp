@@ -51,6 +51,16 @@ struct MetricComparison {
   // The smallest change of throughput the gate can call SLOWER or FASTER here: the tolerance,
   // when the test can reach alpha; < 0 when it cannot (or for MISSING and FAILED).
   double min_detectable = -1;
+  // GPU clocks from telemetry (0: unknown): tonight's median SM clock during the metric's samples
+  // and the history's median, in MHz. For P, the group's peak points.
+  double sm_clock_mhz = 0, history_sm_clock_mhz = 0;
+  std::vector<std::string> new_throttle_reasons;  // slowdown reasons tonight, none in the history
+  int throttled_samples = 0, samples = 0;         // tonight's (points only)
+  // SLOWER or AMBIGUOUS (a slowdown) while the clock was lower than the history's or a new
+  // throttle reason appeared: the kernel may be unchanged and the machine slower.
+  bool clock_limited = false;
+  // Peak points and P with both clocks known: the change of FLOP per SM cycle (equal clock).
+  std::optional<double> change_per_cycle;
 };
 
 struct Comparison {

@@ -19,9 +19,43 @@ std::string row(const MetricComparison& m) {
   const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
                                     ? "–"
                                     : fmt::format("{:.1f} %", 100 * m.tolerance);
-  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}** | {} |\n",
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}**{} | {} |\n",
                      md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance,
-                     catches(m), m.q_value, verdict_name(m.verdict), md_text(m.note));
+                     catches(m), m.q_value, verdict_name(m.verdict),
+                     m.clock_limited ? " clock-limited" : "", md_text(m.note));
+}
+
+// GPU runs: which verdicts a lower clock or a throttle may explain, and tonight's throttled
+// samples; empty without telemetry.
+std::string clock_lines(const Comparison& c) {
+  std::string limited, throttled;
+  int flagged = 0, samples = 0, points = 0;
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list)
+      if (m.clock_limited)
+        limited += fmt::format("{}{} ({:.0f} → {:.0f} MHz)", limited.empty() ? "" : ", ",
+                               md_code(m.metric), m.history_sm_clock_mhz, m.sm_clock_mhz);
+  for (const auto& m : c.points) {
+    samples += m.samples;
+    flagged += m.throttled_samples;
+    if (m.throttled_samples) {
+      ++points;
+      if (points <= 5)
+        throttled += fmt::format("{}{} {}/{}", throttled.empty() ? "" : ", ", md_code(m.metric),
+                                 m.throttled_samples, m.samples);
+    }
+  }
+  std::string md;
+  if (!limited.empty())
+    md +=
+        "**Clock-limited** (slower with a lower SM clock than the history's, or a new throttle "
+        "reason; the verdict stands, the note gives the change at equal clock for P and peak "
+        "points): " +
+        limited + "\n\n";
+  if (flagged)
+    md += fmt::format("**Throttled samples tonight**: {} of {} in {} point{} ({}{})\n\n", flagged,
+                      samples, points, points == 1 ? "" : "s", throttled, points > 5 ? ", …" : "");
+  return md;
 }
 
 constexpr const char* kHeader =
@@ -120,6 +154,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
     for (const auto* m : changed) md += row(*m);
     md += "\n";
   }
+  md += clock_lines(c);
   md +=
       "**What this history lets the gate catch** (smallest change of throughput it can call "
       "SLOWER";

@@ -425,6 +425,40 @@ void provenance(std::string& md, const std::vector<FileAnalysis>& files) {
   }
 }
 
+// GPU points whose telemetry flagged throttled samples (a slowdown reason, or the SM clock under
+// 75 % of its reference): their times may say more about the clock than the kernel. Only where
+// some file has telemetry, so host-only reports stay as they were.
+void throttled_samples(std::string& md, const std::vector<FileAnalysis>& files) {
+  bool any_telemetry = false;
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& p : f.results.points) {
+      if (!p.telemetry) continue;
+      any_telemetry = true;
+      const PointTelemetry& t = *p.telemetry;
+      if (!t.throttled && t.throttled_count() == 0) continue;
+      std::string reasons;
+      for (const auto& r : t.throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
+      rows += fmt::format("| {} | {} | {}/{} | {} | {} |\n", md_text(f.label), md_code(p.name),
+                          t.throttled_count(), p.samples.size(),
+                          t.sm_clock_mhz > 0 ? fmt::format("{:.0f} / {:.0f} MHz", t.sm_clock_mhz,
+                                                           t.reference_sm_clock_mhz)
+                                             : std::string("–"),
+                          reasons.empty() ? "–" : md_text(reasons));
+    }
+  if (!any_telemetry) return;
+  md += "## Throttled samples\n\n";
+  if (rows.empty()) {
+    md += "No sample of a point with telemetry was throttled.\n\n";
+    return;
+  }
+  md +=
+      "Kept in the fit, flagged here: a throttled sample ran at a lower clock.\n\n"
+      "| file | point | throttled samples | SM clock / reference | reasons |\n"
+      "|---|---|---|---|---|\n" +
+      rows + "\n";
+}
+
 }  // namespace
 
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
@@ -453,6 +487,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   memory_levels(md, files);
   per_probe(md, files);
   not_fitted(md, files);
+  throttled_samples(md, files);
   methods(md, files);
   provenance(md, files);
   return md;

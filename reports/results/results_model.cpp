@@ -76,6 +76,41 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// `telemetry` of a measured point: null, or an object whose fields have the documented types.
+std::optional<PointTelemetry> read_telemetry(const std::string& file, const json& j,
+                                             const std::string& at) {
+  if (!j.contains("telemetry") || j["telemetry"].is_null()) return std::nullopt;
+  const json& t = j["telemetry"];
+  const std::string here = at + ".telemetry";
+  if (!t.is_object()) throw InputError(file, here, "must be an object or null");
+  const Reader r(file, t, here);
+  PointTelemetry out;
+  out.sm_clock_mhz = r.number("sm_clock_mhz", false).value_or(0);
+  out.reference_sm_clock_mhz = r.number("reference_sm_clock_mhz", false).value_or(0);
+  if (r.has("throttled")) out.throttled = r.boolean("throttled");
+  if (r.has("throttle_reasons")) {
+    if (!t["throttle_reasons"].is_array())
+      throw InputError(file, r.where("throttle_reasons"), "must be an array of strings");
+    for (std::size_t i = 0; i < t["throttle_reasons"].size(); ++i) {
+      if (!t["throttle_reasons"][i].is_string())
+        throw InputError(file, r.where("throttle_reasons[" + std::to_string(i) + "]"),
+                         "must be a string");
+      out.throttle_reasons.push_back(t["throttle_reasons"][i].get<std::string>());
+    }
+  }
+  if (r.has("throttled_samples")) {
+    if (!t["throttled_samples"].is_array())
+      throw InputError(file, r.where("throttled_samples"), "must be an array of true or false");
+    for (std::size_t i = 0; i < t["throttled_samples"].size(); ++i) {
+      if (!t["throttled_samples"][i].is_boolean())
+        throw InputError(file, r.where("throttled_samples[" + std::to_string(i) + "]"),
+                         "must be true or false");
+      out.throttled_samples.push_back(t["throttled_samples"][i].get<bool>());
+    }
+  }
+  return out;
+}
+
 Point read_point(const std::string& file, const json& j, std::size_t index) {
   const std::string at = "points[" + std::to_string(index) + "]";
   if (!j.is_object()) throw InputError(file, at, "must be an object");
@@ -115,6 +150,7 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
     throw InputError(file, r.where("bytes"),
                      "gives an intensity (flops / bytes) that is not a finite positive number");
   r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
+  p.telemetry = read_telemetry(file, j, at);
   return p;
 }
 
@@ -138,6 +174,10 @@ void read_placement(const std::string& file, const json& j, std::size_t index, P
 }
 
 }  // namespace
+
+int PointTelemetry::throttled_count() const {
+  return int(std::count(throttled_samples.begin(), throttled_samples.end(), true));
+}
 
 std::string Point::param(const std::string& key) const {
   const auto it = params.find(key);

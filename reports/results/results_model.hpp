@@ -29,6 +29,17 @@ struct SpaceInfo {
   std::optional<DeviceInfo> device;
 };
 
+// A GPU point's telemetry over its samples (schema.md, "Telemetry"): what the compare gate needs
+// to tell a slower clock from a slower kernel.
+struct PointTelemetry {
+  double sm_clock_mhz = 0;            // median SM clock during the samples; 0 when unknown
+  double reference_sm_clock_mhz = 0;  // NVML's max SM clock; 0 when unknown
+  bool throttled = false;             // any sample throttled
+  std::vector<std::string> throttle_reasons;
+  std::vector<bool> throttled_samples;  // one flag per sample
+  int throttled_count() const;
+};
+
 struct Point {
   std::string name, probe, family, space, dtype;
   double working_set_bytes = 0;
@@ -42,6 +53,7 @@ struct Point {
   std::string verify_error;
   std::string skipped_reason;
   nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
+  std::optional<PointTelemetry> telemetry;           // GPU points with NVML only
   // Where an MPI job's point ran (schema 1.2): the rank, its host, the device (GPU name or CPU
   // model), where on the host ("GPU 0000:9b:00.0", "CPUs 0-1"), and the key that identifies the
   // device across runs (UUID, else host and CPU set). rank -1 and empty strings otherwise.

@@ -144,6 +144,99 @@ TEST_F(CliRun, KilledRunKeepsFinishedPointsAndResumeCompletesIt) {
   EXPECT_EQ(names.size(), read_results_file(path("fresh.json"))["points"].size());
 }
 
+// Rounds: every point once per round; its samples accumulate across the rounds, each with its
+// round, and the seed of the shuffled orders is recorded. Each visit sets the probe up again:
+// axpby, whose α alternates sign from call to call, must verify after every visit.
+TEST_F(CliRun, RoundsAccumulateSamplesAndRecordTheSeed) {
+  const auto r = run_command(
+      run("--space Serial --probe triad,peak,axpby --rounds 3 --seed 42 --out " + path("r.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = read_results_file(path("r.json"));
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  EXPECT_EQ(doc["profile"]["rounds"], 3);
+  EXPECT_EQ(doc["context"]["run"]["seed"], 42u);
+  int measured = 0;
+  for (const auto& p : doc["points"]) {
+    if (!p["skipped_reason"].is_null()) continue;
+    ++measured;
+    EXPECT_TRUE(p["verified"].get<bool>()) << p["name"];
+    EXPECT_EQ(p["samples"].size(), 3u) << p["name"];  // repetitions 3: one per round
+    EXPECT_EQ(p["sample_rounds"], json({0, 1, 2})) << p["name"];
+  }
+  EXPECT_GE(measured, 4);
+}
+
+// The order of each round's visits, from the progress lines ("round 2/3: NAME: ...").
+std::vector<std::vector<std::string>> round_orders(const std::string& err) {
+  std::vector<std::vector<std::string>> rounds;
+  const std::regex line(R"(\] round ([0-9]+)/[0-9]+: ([^ ]+): )");
+  for (std::sregex_iterator it(err.begin(), err.end(), line), end; it != end; ++it) {
+    const std::size_t round = std::stoul((*it)[1]);
+    if (rounds.size() < round) rounds.resize(round);
+    rounds[round - 1].push_back((*it)[2]);
+  }
+  return rounds;
+}
+
+TEST_F(CliRun, RoundOrdersAreShuffledAndReplayedFromTheSeed) {
+  const auto sweep = [this](const std::string& seed) {
+    const auto r = run_command(kBin + " run --threads 2 --profile " + kTiny +
+                               " --space Serial --probe triad,fill,peak --rounds 3 --seed " + seed +
+                               " --force --out " + path("r.json"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return round_orders(r.err);
+  };
+  const auto a = sweep("1"), again = sweep("1"), other = sweep("2");
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a, again);
+  // Every round visits every point once.
+  for (const auto& round : a) {
+    EXPECT_EQ(std::set<std::string>(round.begin(), round.end()),
+              std::set<std::string>(a[0].begin(), a[0].end()));
+    EXPECT_EQ(round.size(), a[0].size());
+  }
+  EXPECT_GE(a[0].size(), 5u);
+  // The rounds' orders differ from each other or from another seed's: the order is shuffled.
+  EXPECT_TRUE(a[0] != a[1] || a[1] != a[2] || a != other);
+  EXPECT_NE(a, other);
+}
+
+// A point killed before its last round has part of its samples in the file; --resume measures it
+// again from its first round and keeps the finished points as they are.
+TEST_F(CliRun, ResumeMeasuresAgainAPointWithoutAllItsRounds) {
+  const std::string out = path("r.json");
+  ASSERT_EQ(
+      run_command(run("--space Serial --probe triad --rounds 3 --seed 5 --out " + out)).exit_code,
+      0);
+  json doc = read_results_file(out);
+  ASSERT_GE(doc["points"].size(), 2u);
+  json& cut = doc["points"][0];
+  const std::string cut_name = cut["name"];
+  cut["samples"] = json::array({cut["samples"][0]});
+  cut["sample_rounds"] = json::array({0});
+  cut["median_s"] = cut["min_s"] = cut["max_s"] = cut["samples"][0];
+  doc["complete"] = false;
+  write_json_atomically(out, doc);
+
+  const auto resumed =
+      run_command(run("--space Serial --probe triad --rounds 3 --seed 5 --resume --out " + out));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const json full = read_results_file(out);
+  EXPECT_TRUE(full["complete"].get<bool>());
+  ASSERT_EQ(full["points"].size(), doc["points"].size());
+  for (const auto& p : full["points"]) {
+    EXPECT_EQ(p["sample_rounds"], json({0, 1, 2})) << p["name"];
+    if (p["name"] != cut_name) {
+      // Kept, not measured again.
+      for (const auto& q : doc["points"]) {
+        if (q["name"] == p["name"]) {
+          EXPECT_EQ(p["samples"], q["samples"]) << p["name"];
+        }
+      }
+    }
+  }
+}
+
 TEST_F(CliRun, ResumeRefusesAnotherProfile) {
   ASSERT_EQ(run_command(run("--probe fill --out " + path("r.json"))).exit_code, 0);
   const auto r =
@@ -175,7 +268,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadRun{"--profile quick --space CUDA", "unknown execution space 'CUDA'"},
                       BadRun{"--profile quick --probe triadd", "unknown probe 'triadd'"},
                       BadRun{"--profile quick --bogus", "--bogus"},
-                      BadRun{"--profile quick --benchmark_nonsense=1", "benchmark"}));
+                      BadRun{"--profile quick --benchmark_nonsense=1", "benchmark"},
+                      BadRun{"--profile quick --rounds 2", "--rounds: 2 does not divide"}));
 
 }  // namespace
 }  // namespace ridgeline

@@ -91,6 +91,10 @@ INSTANTIATE_TEST_SUITE_P(
         OutOfRange{R"("repetitions":0)", ": repetitions: must be an integer in [1, 1000]"},
         OutOfRange{R"("repetitions":2.5)", ": repetitions: must be an integer in [1, 1000]"},
         OutOfRange{R"("repetitions":"5")", ": repetitions: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":10,"rounds":0)", ": rounds: must be an integer in [1, 1000]"},
+        OutOfRange{R"("repetitions":10,"rounds":3)",
+                   ": rounds: must divide repetitions (10): each round takes the same number of "
+                   "samples of every point"},
         OutOfRange{R"("min_time_s":1e9)", ": min_time_s: must be a number in (0, 60]"},
         OutOfRange{R"("min_time_s":0)", ": min_time_s: must be a number in (0, 60]"},
         OutOfRange{R"("warmup_s":1e9)", ": warmup_s: must be a number in [0, 60]"},
@@ -131,10 +135,11 @@ TEST(SweepProfile, UnknownProfileNameListsTheKnownOnes) {
     load_sweep_profile("nosuch");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "--profile: unknown profile 'nosuch' (known: cache, full, gpu-ab, gpu-first-light, "
-                  "gpu-smoke, nightly, quick"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "--profile: unknown profile 'nosuch' (known: cache, full, gpu-ab, gpu-first-light, "
+            "gpu-smoke, nightly, quick"),
+        std::string::npos)
         << e.what();
   }
 }

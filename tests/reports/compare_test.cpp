@@ -400,5 +400,170 @@ TEST(RobustSpread, IgnoresOneWildNightAndNeedsThree) {
   EXPECT_DOUBLE_EQ(robust_log_spread({2, 2, 2}), 0);
 }
 
+// --- Clock-aware verdicts: fixtures from gpu_run.json (which has no telemetry) with telemetry
+// written in, as `ridgeline run` records it on a GPU with NVML.
+
+constexpr double kClock = 1980;  // the H200's max SM clock, MHz
+
+// gpu_run.json with every measured Cuda point at `clock`, no throttle (or `reason` on peak points).
+nlohmann::json gpu_night(double peak_clock, double peak_slowdown, const std::string& reason = "") {
+  nlohmann::json doc = fixture("gpu_run.json");
+  for (auto& p : doc["points"]) {
+    if (!p["skipped_reason"].is_null()) continue;
+    const bool peak = p["family"] == "peak";
+    const std::size_t n = p["samples"].size();
+    if (peak && peak_slowdown != 1) {
+      for (auto& t : p["samples"]) t = t.get<double>() * peak_slowdown;
+      for (const char* k : {"median_s", "min_s", "max_s"})
+        p[k] = p[k].get<double>() * peak_slowdown;
+    }
+    const bool throttled = peak && !reason.empty();
+    p["telemetry"] = {
+        {"sm_clock_mhz", peak ? peak_clock : kClock},
+        {"reference_sm_clock_mhz", kClock},
+        {"throttled", throttled},
+        {"throttle_reasons", throttled ? nlohmann::json({reason}) : nlohmann::json::array()},
+        {"throttled_samples", std::vector<bool>(n, throttled)}};
+  }
+  return doc;
+}
+
+struct ClockRun {
+  test::CommandResult r;
+  nlohmann::json j;
+};
+
+// Three identical history nights, then `current`.
+ClockRun compare_gpu(const nlohmann::json& current) {
+  TempDir dir;
+  const nlohmann::json night = gpu_night(kClock, 1);
+  std::string files;
+  for (int i = 0; i < 3; ++i) {
+    const std::string f = dir.path + "/night-" + std::to_string(i) + ".json";
+    write_json(f, night);
+    files += f + " ";
+  }
+  write_json(dir.path + "/current.json", current);
+  ClockRun out{run_command(kBin + " compare " + files + dir.path + "/current.json --json " +
+                           dir.path + "/c.json"),
+               nullptr};
+  if (std::filesystem::exists(dir.path + "/c.json"))
+    out.j = nlohmann::json::parse(slurp(dir.path + "/c.json"));
+  return out;
+}
+
+// The compared peak points (slowed in the fixtures), and whether each is clock-limited.
+std::vector<const nlohmann::json*> peak_metrics(const nlohmann::json& j) {
+  std::vector<const nlohmann::json*> out;
+  for (const auto& m : j["metrics"])
+    if (m["kind"] == "point" && m["metric"].get<std::string>().rfind("peak/", 0) == 0)
+      out.push_back(&m);
+  return out;
+}
+
+TEST(CompareClocks, SlowerAtALowerClockIsClockLimitedWithTheClocks) {
+  const double clock = 1700, slowdown = 1.15;
+  const auto c = compare_gpu(gpu_night(clock, slowdown));
+  ASSERT_FALSE(c.j.is_null()) << c.r.err;
+  const auto peaks = peak_metrics(c.j);
+  ASSERT_FALSE(peaks.empty());
+  for (const auto* m : peaks) {
+    ASSERT_TRUE((*m)["verdict"] == "SLOWER" || (*m)["verdict"] == "AMBIGUOUS") << m->dump();
+    EXPECT_TRUE((*m)["clock_limited"].get<bool>()) << m->dump();
+    EXPECT_EQ((*m)["sm_clock_mhz"], clock);
+    EXPECT_EQ((*m)["history_sm_clock_mhz"], kClock);
+    // FLOP per cycle: the slowdown with the clock ratio taken out.
+    EXPECT_NEAR((*m)["change_per_cycle"].get<double>(), kClock / clock / slowdown - 1, 1e-3);
+  }
+  // Points at the usual clock are not annotated.
+  for (const auto& m : c.j["metrics"])
+    if (m["kind"] == "point" && m["metric"].get<std::string>().rfind("peak/", 0) != 0) {
+      EXPECT_FALSE(m["clock_limited"].get<bool>()) << m["metric"];
+    }
+  // P comes from the peak points: slower, at their clock.
+  bool p_seen = false;
+  for (const auto& m : c.j["metrics"])
+    if (m["metric"].get<std::string>().rfind("P Cuda/", 0) == 0 && m["verdict"] != "SAME") {
+      p_seen = true;
+      EXPECT_TRUE(m["clock_limited"].get<bool>()) << m.dump();
+      EXPECT_EQ(m["sm_clock_mhz"], clock);
+    }
+  EXPECT_TRUE(p_seen);
+  EXPECT_NE(c.r.out.find("**SLOWER** clock-limited"), std::string::npos) << c.r.out;
+  EXPECT_NE(c.r.out.find("clock-limited: SM clock 1700 MHz, history 1980 MHz (-14.1 %)"),
+            std::string::npos);
+  EXPECT_NE(c.r.out.find("**Clock-limited**"), std::string::npos);
+}
+
+TEST(CompareClocks, SlowerAtTheSameClockIsNotClockLimited) {
+  const auto c = compare_gpu(gpu_night(kClock, 1.15));
+  ASSERT_FALSE(c.j.is_null()) << c.r.err;
+  const auto peaks = peak_metrics(c.j);
+  ASSERT_FALSE(peaks.empty());
+  for (const auto* m : peaks) {
+    EXPECT_NE((*m)["verdict"], "SAME") << m->dump();
+    EXPECT_FALSE((*m)["clock_limited"].get<bool>()) << m->dump();
+    EXPECT_EQ((*m)["sm_clock_mhz"], kClock);
+  }
+  EXPECT_EQ(c.r.out.find("clock-limited"), std::string::npos);
+  EXPECT_EQ(c.r.out.find("Throttled samples"), std::string::npos);
+}
+
+TEST(CompareClocks, ALowerClockWithoutASlowdownIsNotClockLimited) {
+  const auto c = compare_gpu(gpu_night(1700, 1));
+  ASSERT_FALSE(c.j.is_null()) << c.r.err;
+  for (const auto& m : c.j["metrics"]) EXPECT_FALSE(m["clock_limited"].get<bool>()) << m.dump();
+  EXPECT_EQ(c.r.exit_code, 0) << c.r.out;
+}
+
+TEST(CompareClocks, ANewThrottleReasonIsClockLimitedAndItsSamplesAreFlagged) {
+  const auto c = compare_gpu(gpu_night(kClock, 1.15, "sw_power_cap"));
+  ASSERT_FALSE(c.j.is_null()) << c.r.err;
+  const auto peaks = peak_metrics(c.j);
+  ASSERT_FALSE(peaks.empty());
+  for (const auto* m : peaks) {
+    EXPECT_TRUE((*m)["clock_limited"].get<bool>()) << m->dump();
+    EXPECT_EQ((*m)["new_throttle_reasons"], nlohmann::json({"sw_power_cap"}));
+    EXPECT_GT((*m)["throttled_samples"].get<int>(), 0);
+  }
+  EXPECT_NE(c.r.out.find("throttled (sw_power_cap)"), std::string::npos) << c.r.out;
+  EXPECT_NE(c.r.out.find("**Throttled samples tonight**"), std::string::npos);
+}
+
+TEST(ReportClocks, ThrottledSamplesHaveTheirSection) {
+  TempDir dir;
+  write_json(dir.path + "/r.json", gpu_night(1700, 1, "hw_slowdown"));
+  const auto r = run_command(kBin + " report " + dir.path + "/r.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  const auto at = md.find("## Throttled samples");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(md.find("| `peak/Cuda/", at), std::string::npos);
+  EXPECT_NE(md.find("1700 / 1980 MHz | hw_slowdown |", at), std::string::npos);
+  // Without a throttled sample the section says so.
+  write_json(dir.path + "/r.json", gpu_night(kClock, 1));
+  ASSERT_EQ(run_command(kBin + " report " + dir.path + "/r.json --out " + dir.path).exit_code, 0);
+  EXPECT_NE(
+      slurp(dir.path + "/report.md").find("No sample of a point with telemetry was throttled"),
+      std::string::npos);
+}
+
+TEST(ReportClocks, BadTelemetryIsOneLineNamingTheField) {
+  TempDir dir;
+  nlohmann::json doc = gpu_night(kClock, 1);
+  for (auto& p : doc["points"])
+    if (p["telemetry"].is_object()) {
+      p["telemetry"]["throttle_reasons"] = 3;
+      break;
+    }
+  write_json(dir.path + "/r.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/r.json --out " + dir.path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(test::line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("].telemetry.throttle_reasons: must be an array of strings"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace ridgeline
