@@ -21,7 +21,7 @@ bool bind_rank_to_its_cpus() {
   const ridgeline::Launch launch = ridgeline::detect_launch();
   if (!launch.under_launcher || launch.local_size < 2 || std::getenv("RIDGELINE_RANK_BOUND"))
     return false;
-  const std::vector<int> cpus = ridgeline::allowed_cpus();
+  const std::vector<int> cpus = ridgeline::thread_cpus();
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   const std::size_t fair =
       static_cast<std::size_t>((std::max(online, 1L) + launch.local_size - 1) / launch.local_size);
@@ -39,6 +39,10 @@ void bind_threads_or_reexec(int argc, char** argv) {
   if (!rebound && (std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES"))) return;
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
+  // Bound, the OpenMP runtime pins the main thread to its first place before main: the CPUs
+  // this process owns are recorded now (the rank's placement names them).
+  setenv(ridgeline::kProcessCpusVariable,
+         ridgeline::cpu_list_text(ridgeline::thread_cpus()).c_str(), 1);
   execv("/proc/self/exe", argv);  // returns only on failure; then run unbound
 }
 

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "cli/run_checks.hpp"
 #include "cli/suggest.hpp"
 #include "context/context.hpp"
+#include "mpi/cpu_binding.hpp"
 #include "mpi/job.hpp"
 #include "mpi/launch.hpp"
 #include "results/input_error.hpp"
@@ -171,6 +173,18 @@ void add_run_command(CLI::App& app, int& exit_code) {
     o->run.mpi_mode = o->mpi_mode == "isolated" ? MpiMode::isolated : MpiMode::concurrent;
     if (o->run.filter.spaces.empty()) o->run.filter.spaces = default_spaces();
     Job job(launch);
+    // Open MPI binds a job of one or two ranks to a core each: host spaces would measure a
+    // fraction of the node without saying so.
+    if (launch.under_launcher && job.rank() == 0) {
+      const std::vector<int> cpus = allowed_cpus();
+      const long online = sysconf(_SC_NPROCESSORS_ONLN);
+      if (online > 0 && long(cpus.size()) * job.local_size() < online)
+        std::cerr << "ridgeline: note: the launcher bound rank 0 to CPUs " << cpu_list_text(cpus)
+                  << " (" << cpus.size() << " of " << online << " on this node, "
+                  << job.local_size()
+                  << " rank(s) here): host spaces measure only those; mpirun --bind-to none or "
+                     "srun --cpus-per-task gives each rank its share\n";
+    }
     // One error must end the whole job: the other ranks would wait for this one forever.
     try {
       std::vector<std::string> kokkos_args = o->kokkos_args;

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -10,6 +11,16 @@
 namespace ridgeline {
 
 std::vector<int> allowed_cpus() {
+  if (const char* recorded = std::getenv(kProcessCpusVariable)) {
+    try {
+      if (auto cpus = parse_cpu_list(recorded); !cpus.empty()) return cpus;
+    } catch (const std::exception&) {  // not ours to trust: fall back to the mask
+    }
+  }
+  return thread_cpus();
+}
+
+std::vector<int> thread_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
   std::vector<int> cpus;

@@ -6,8 +6,13 @@
 
 namespace ridgeline {
 
-// The CPUs this process may run on (sched_getaffinity), ascending.
+// The CPUs this process may run on, ascending: as main() found them before the OpenMP runtime
+// pinned the main thread to its first place (kProcessCpusVariable, set before main re-executes
+// the program), else this thread's mask (sched_getaffinity).
 std::vector<int> allowed_cpus();
+inline constexpr const char* kProcessCpusVariable = "RIDGELINE_PROCESS_CPUS";
+// This thread's mask, whatever the variable says.
+std::vector<int> thread_cpus();
 
 // Rank `local_rank`'s contiguous share of `cpus` among `local_size` ranks; with more ranks than
 // CPUs (an oversubscribed test job) ranks take one CPU each, round robin.

@@ -98,6 +98,22 @@ TEST(MpiJob, FourRanksNameTheSlowedRank) {
     EXPECT_EQ(slow.find(other), std::string::npos) << other << " named too:\n" << slow;
 }
 
+TEST(MpiJob, RanksVisitTheSamePointsInEveryRound) {
+  TempDir dir;
+  const std::string out = dir.path + "/job.json";
+  const auto r = run_command(mpirun(2, run_args(out, "--rounds 3 --probe bandwidth,fma")));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json doc = load(out);
+  EXPECT_EQ(doc["complete"], true);
+  std::map<std::string, int> entries;
+  for (const auto& p : doc["points"]) {
+    ++entries[p["name"]];
+    const std::set<int> rounds(p["sample_rounds"].begin(), p["sample_rounds"].end());
+    EXPECT_EQ(rounds, (std::set<int>{0, 1, 2})) << p["name"] << " rank " << p["rank"];
+  }
+  for (const auto& [name, n] : entries) EXPECT_EQ(n, 2) << name << ": one entry per rank";
+}
+
 TEST(MpiJob, IsolatedRanksTakeTurnsAndSayWhatTheSumMeans) {
   TempDir dir;
   const std::string out = dir.path + "/job.json";
