@@ -117,10 +117,13 @@ void outliers(std::string& md, const std::vector<const FileAnalysis*>& devices) 
   int named = 0;
   std::string notes;
   for (const auto& key : order) {
-    for (const auto& [roof, values] : {std::pair{"P", &groups[key].p}, {"B", &groups[key].b}}) {
-      const OutlierCheck c = find_low_outliers(*values);
-      const auto shown = [&](double v) {
-        return std::string(roof) == "P" ? format_flops(v) : format_bytes_per_s(v);
+    for (const auto& roof_values : {std::pair{"P", &groups[key].p}, {"B", &groups[key].b}}) {
+      // Not a structured binding: C++17 lambdas cannot capture those (clang refuses).
+      const char* roof = roof_values.first;
+      const OutlierCheck c = find_low_outliers(*roof_values.second);
+      const bool peak = std::string(roof) == "P";
+      const auto shown = [peak](double v) {
+        return peak ? format_flops(v) : format_bytes_per_s(v);
       };
       if (!c.not_checked.empty()) {
         notes += fmt::format("- {} {}: not checked ({}).\n", roof, md_text(key), c.not_checked);
