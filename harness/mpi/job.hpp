@@ -12,7 +12,9 @@ namespace ridgeline {
 // concurrent: every rank measures each point at once (the node's shared memory bus, links and
 //   power are loaded as in real work); isolated: one rank after another, each device alone.
 enum class MpiMode { concurrent, isolated };
-const char* mpi_mode_name(MpiMode mode);
+inline const char* mpi_mode_name(MpiMode mode) {
+  return mode == MpiMode::isolated ? "isolated" : "concurrent";
+}
 
 class Job {
  public:
@@ -24,7 +26,6 @@ class Job {
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
 
-  static bool built_with_mpi();
   // "Open MPI v4.1.4, …" (the first line of MPI_Get_library_version); "" without MPI.
   static std::string library_version();
   bool uses_mpi() const { return uses_mpi_; }

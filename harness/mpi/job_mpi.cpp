@@ -37,10 +37,6 @@ void wait_sleeping(MPI_Request& request) {
 
 }  // namespace
 
-const char* mpi_mode_name(MpiMode mode) {
-  return mode == MpiMode::isolated ? "isolated" : "concurrent";
-}
-
 Job::Job(const Launch& launch) : launcher_(launch.launcher) {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   if (!launch.under_launcher) {
@@ -67,8 +63,6 @@ Job::Job(const Launch& launch) : launcher_(launch.launcher) {
 Job::~Job() {
   if (uses_mpi_) MPI_Finalize();
 }
-
-bool Job::built_with_mpi() { return true; }
 
 std::string Job::library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};

@@ -8,10 +8,6 @@
 
 namespace ridgeline {
 
-const char* mpi_mode_name(MpiMode mode) {
-  return mode == MpiMode::isolated ? "isolated" : "concurrent";
-}
-
 Job::Job(const Launch& launch) : launcher_(launch.launcher) {
   if (launch.size > 1)
     throw InputError(
@@ -25,7 +21,6 @@ Job::Job(const Launch& launch) : launcher_(launch.launcher) {
 }
 Job::~Job() = default;
 
-bool Job::built_with_mpi() { return false; }
 std::string Job::library_version() { return ""; }
 void Job::barrier() {}
 std::vector<std::string> Job::gather(const std::string& text) { return {text}; }

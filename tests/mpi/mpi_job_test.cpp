@@ -11,23 +11,13 @@
 #include <string>
 
 #include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ridgeline::test {
 namespace {
 
 const std::string kBin = RIDGELINE_BIN;
 const std::string kSweep = RIDGELINE_MPI_SWEEP;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/ridgeline-mpi-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  TempDir(const TempDir&) = delete;  // owns the directory
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 // Open MPI refuses root without these (CI runs as root); --oversubscribe: more ranks than cores.
 std::string mpirun(int ranks, const std::string& args) {

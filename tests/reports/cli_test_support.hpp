@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for the reporter's CLI tests: a fresh temporary directory and the binary's path.
+// Helpers for the reporter's CLI tests: the binary's path, fixtures, a temporary directory.
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -7,28 +7,12 @@
 #include <string>
 
 #include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ridgeline::test {
 
 inline const std::string kBin = RIDGELINE_REPORT_BIN;
 inline const std::string kData = RIDGELINE_TEST_DATA;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/ridgeline-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  TempDir(const TempDir&) = delete;  // owns the directory
-  TempDir& operator=(const TempDir&) = delete;
-  int file_count() const {
-    int n = 0;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(path))
-      n += e.is_regular_file();
-    return n;
-  }
-};
 
 inline void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
