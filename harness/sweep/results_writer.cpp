@@ -64,9 +64,12 @@ json point_json(const PointInfo& info, const std::vector<double>& samples,
   p["timer"] = has_measurement ? measurement.value("timer", json(nullptr)) : json(nullptr);
   p["l2_flush_bytes"] = has_measurement ? measurement.value("l2_flush_bytes", json(0)) : json(0);
   p["telemetry"] = has_measurement ? measurement.value("telemetry", json(nullptr)) : json(nullptr);
-  // How the device was held and flushed, and why telemetry is missing, where the backend says.
+  p["cpu_wait"] = has_measurement ? measurement.value("cpu_wait", json(nullptr)) : json(nullptr);
+  // How the device was held and flushed, and why telemetry or the CPU wait is missing, where
+  // known.
   if (has_measurement)
-    for (const char* k : {"stream_hold", "hold_timeouts", "l2_flush", "telemetry_unavailable"})
+    for (const char* k : {"stream_hold", "hold_timeouts", "l2_flush", "telemetry_unavailable",
+                          "cpu_wait_unavailable"})
       if (measurement.contains(k)) p[k] = measurement[k];
   return p;
 }

@@ -29,6 +29,7 @@
 #include "results/file_lock.hpp"
 #include "results/input_error.hpp"
 #include "sweep/benchmark_compat.hpp"
+#include "sweep/cpu_wait.hpp"
 #include "sweep/results_writer.hpp"
 
 namespace ridgeline {
@@ -107,6 +108,7 @@ struct PointRecord {
   std::vector<double> samples;
   std::vector<int> sample_rounds;                        // the round of each sample
   std::vector<std::vector<TelemetryReading>> telemetry;  // per reported sample
+  std::vector<CpuWait> cpu_wait;                         // per reported sample
   std::uint64_t hold_timeouts = 0;
   Verification verification;  // the first failed check, else ok
   std::string error;          // setup failed: the point is skipped
@@ -162,6 +164,7 @@ class Sweep {
         if (planted_setup_failure(point.info.probe))
           throw std::runtime_error("planted by --test-fail-setup");
         telemetry_.clear();
+        cpu_wait_.clear();
         warm_up(*point.probe);
       } catch (const std::exception& e) {
         failure = fmt::format("setup failed: {}", e.what());
@@ -184,6 +187,9 @@ class Sweep {
     std::vector<TelemetryReading> readings;
     Clock::time_point last_reading{};
     Kokkos::Profiling::pushRegion("ridgeline::" + point.info.name);
+    // Read outside the timed calls (tens of µs per read): the repetition's wait for a CPU.
+    const std::optional<ThreadTimes> times_before = read_thread_times(&cpu_wait_unavailable_);
+    const Clock::time_point wall_before = Clock::now();
     for (auto _ : state) {
       probe.fence();                    // nothing earlier may leak into the timed region
       if (cold) backend.flush_cache();  // ordered before the timer's start, not timed
@@ -202,6 +208,10 @@ class Sweep {
     Kokkos::Profiling::popRegion();
     // One entry per call of measure(); the last ones belong to the reported repetitions.
     telemetry_.push_back(std::move(readings));
+    if (times_before)
+      if (const auto times_after = read_thread_times(&cpu_wait_unavailable_))
+        cpu_wait_.push_back(
+            cpu_wait_between(*times_before, *times_after, seconds_since(wall_before)));
     state.counters["FLOP/s"] =
         benchmark::Counter(point.info.flops, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["B/s"] =
@@ -234,6 +244,7 @@ class Sweep {
     entry["observed"] = rec.observed;
     entry["sample_rounds"] = rec.error.empty() ? rec.sample_rounds : std::vector<int>{};
     telemetry_.clear();
+    cpu_wait_.clear();
     if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
     const std::string rates = rate_text(entry, samples);
     // Replaces the point's entry of the round before; in a job, every rank's.
@@ -383,6 +394,14 @@ class Sweep {
       const std::size_t n = std::min(samples.size(), telemetry_.size());
       rec.telemetry.insert(rec.telemetry.end(), telemetry_.end() - static_cast<std::ptrdiff_t>(n),
                            telemetry_.end());
+      // Reads that failed leave fewer entries: then the point has none (all or nothing).
+      if (cpu_wait_.size() >= samples.size() &&
+          rec.cpu_wait.size() + samples.size() == rec.samples.size())
+        rec.cpu_wait.insert(rec.cpu_wait.end(),
+                            cpu_wait_.end() - static_cast<std::ptrdiff_t>(samples.size()),
+                            cpu_wait_.end());
+      else
+        rec.cpu_wait.clear();
       const auto it = backends_.find(info.space);
       if (it != backends_.end())
         rec.hold_timeouts += it->second->hold_timeouts() - hold_timeouts_at_setup_;
@@ -407,6 +426,10 @@ class Sweep {
         {"telemetry", summarize_telemetry(rec.telemetry, b.reference_sm_clock_mhz())}};
     if (m["telemetry"].is_null() && !b.telemetry_unavailable().empty())
       m["telemetry_unavailable"] = b.telemetry_unavailable();
+    m["cpu_wait"] = rec.cpu_wait.size() == rec.samples.size() ? summarize_cpu_wait(rec.cpu_wait)
+                                                              : nlohmann::json(nullptr);
+    if (m["cpu_wait"].is_null() && !cpu_wait_unavailable_.empty())
+      m["cpu_wait_unavailable"] = cpu_wait_unavailable_;
     return m;
   }
 
@@ -444,6 +467,8 @@ class Sweep {
   int round_ = 0;
   std::map<std::string, std::unique_ptr<MeasurementBackend>> backends_;
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
+  std::vector<CpuWait> cpu_wait_;                         // likewise (where schedstat reads)
+  std::string cpu_wait_unavailable_;                      // why it does not, if it does not
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
   std::size_t active_ = SIZE_MAX;             // the point whose probe is set up
   std::size_t running_ = SIZE_MAX;            // the point Google Benchmark measured last

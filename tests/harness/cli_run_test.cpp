@@ -162,6 +162,12 @@ TEST_F(CliRun, RoundsAccumulateSamplesAndRecordTheSeed) {
     EXPECT_TRUE(p["verified"].get<bool>()) << p["name"];
     EXPECT_EQ(p["samples"].size(), 3u) << p["name"];  // repetitions 3: one per round
     EXPECT_EQ(p["sample_rounds"], json({0, 1, 2})) << p["name"];
+    // The wait for a CPU, one share per sample of every round (Linux: schedstat).
+    const json& w = p["cpu_wait"];
+    ASSERT_TRUE(w.is_object()) << p["name"] << ": " << p.value("cpu_wait_unavailable", "");
+    ASSERT_EQ(w["shares"].size(), 3u) << p["name"];
+    for (const auto& s : w["shares"]) EXPECT_TRUE(s >= 0 && s <= 1) << w;
+    EXPECT_GE(w["threads"].get<int>(), 1);  // Serial: the main thread at least
   }
   EXPECT_GE(measured, 4);
 }
