@@ -74,7 +74,15 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
           {"new_throttle_reasons", m.new_throttle_reasons},
           {"throttled_samples", m.throttled_samples},
           {"change_per_cycle",
-           m.change_per_cycle ? number_or_null(*m.change_per_cycle) : nlohmann::json(nullptr)}};
+           m.change_per_cycle ? number_or_null(*m.change_per_cycle) : nlohmann::json(nullptr)},
+          // Run-queue waits (null where not recorded); machine_busy: a slowdown they explain,
+          // made AMBIGUOUS.
+          {"machine_busy", m.machine_busy},
+          {"cpu_wait_share",
+           m.cpu_wait_share >= 0 ? number_or_null(m.cpu_wait_share) : nlohmann::json(nullptr)},
+          {"history_cpu_wait_share", m.history_cpu_wait_share >= 0
+                                         ? number_or_null(m.history_cpu_wait_share)
+                                         : nlohmann::json(nullptr)}};
 }
 
 std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o) {
@@ -86,7 +94,7 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
                     Verdict::kAmbiguous, Verdict::kSame})
     counts[verdict_name(v)] = c.count(v);
-  const nlohmann::json j = {{"schema_version", "1.1.0"},
+  const nlohmann::json j = {{"schema_version", "1.2.0"},
                             {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
                             {"regressions", c.regressions()},
                             {"gates_speed", c.gates_speed},

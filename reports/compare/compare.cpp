@@ -435,7 +435,66 @@ void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle
   m.note = why + "; " + m.note;
 }
 
+// Tonight's and the history's CPU waits of a set of points: the medians over them.
+struct WaitSamples {
+  std::vector<double> tonight, history;
+  int threads = 1, history_threads = 1;
+  void add_tonight(const Point& p) {
+    if (!p.cpu_wait_share) return;
+    tonight.push_back(*p.cpu_wait_share);
+    threads = std::max(threads, p.cpu_wait_threads);
+  }
+  void add_history(const Point& p) {
+    if (!p.cpu_wait_share) return;
+    history.push_back(*p.cpu_wait_share);
+    history_threads = std::max(history_threads, p.cpu_wait_threads);
+  }
+  CpuWaitEvidence evidence() const {
+    CpuWaitEvidence e;
+    e.tonight = tonight.empty() ? -1 : median_of(tonight);
+    e.history = history.empty() ? -1 : median_of(history);
+    e.threads = threads;
+    e.history_threads = history_threads;
+    return e;
+  }
+};
+
 }  // namespace
+
+void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
+  m.cpu_wait_share = e.tonight;
+  m.history_cpu_wait_share = e.history;
+  const bool slowdown =
+      m.verdict == Verdict::kSlower || (m.verdict == Verdict::kAmbiguous && m.change < 0);
+  // Files without the field (before schema 1.3) count as having waited nothing: the rule then
+  // asks more of tonight, never less.
+  const double before = std::max(e.history, 0.0);
+  if (!slowdown || e.tonight < kBusyShare || e.tonight < before + kBusyShare) return;
+  // Each thread's wait may have stalled the whole region (a barrier waits for the last thread).
+  const auto stalled = [](double share, int threads) {
+    return std::min(1.0, share * double(std::max(threads, 1)));
+  };
+  const double tonight = stalled(e.tonight, e.threads),
+               history = stalled(before, e.history_threads);
+  const double floor = std::log1p(-m.tolerance);  // the slowest change that is still SAME
+  const bool explained =
+      tonight >= 0.99 ||
+      std::log1p(m.change) + std::log1p(-history) - std::log1p(-tonight) >= floor;
+  const std::string waited = fmt::format(
+      "threads waited for a CPU {:.0f} % of the time (history {})", 100 * e.tonight,
+      e.history < 0 ? std::string("unknown") : fmt::format("{:.0f} %", 100 * e.history));
+  if (!explained) {
+    const double left = (1 + m.change) * (1 - history) / (1 - tonight) - 1;
+    m.note = fmt::format("machine busy ({}), yet {:+.1f} % with the waiting taken out; ", waited,
+                         100 * left) +
+             m.note;
+    return;
+  }
+  m.machine_busy = true;
+  if (m.verdict == Verdict::kSlower) m.note = "SLOWER on a busy machine, not gated; " + m.note;
+  m.verdict = Verdict::kAmbiguous;
+  m.note = fmt::format("machine busy: {}, which explains the change; ", waited) + m.note;
+}
 
 Comparison compare_history(const std::vector<const FileAnalysis*>& history,
                            const FileAnalysis& current, const CompareOptions& o) {
@@ -582,6 +641,30 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& history,
       for (const auto& p : h->results.points)
         if (in_group(p)) add_history(e, p);
     annotate_clocks(m, e, true);
+  }
+  // A busy machine: each point from its own waits, roofs from their group's points.
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (order[k] >= rows.size()) continue;
+    const PointRow& r = rows[order[k]];
+    WaitSamples w;
+    w.add_tonight(*r.current);
+    for (const Point* p : r.nights)
+      if (p) w.add_history(*p);
+    annotate_cpu_wait(c.points[k], w.evidence());
+  }
+  for (auto& m : c.roofs) {
+    if (m.verdict == Verdict::kMissing) continue;
+    const std::string group = m.metric.substr(m.metric.find(' ') + 1);
+    const auto in_group = [&group](const Point& p) {
+      return p.fittable() && p.space + "/" + p.dtype == group;
+    };
+    WaitSamples w;
+    for (const auto& p : current.results.points)
+      if (in_group(p)) w.add_tonight(p);
+    for (const FileAnalysis* h : history)
+      for (const auto& p : h->results.points)
+        if (in_group(p)) w.add_history(p);
+    annotate_cpu_wait(m, w.evidence());
   }
   for (const auto& pc : current.results.points)
     if (!baseline_names.count(pc.name)) c.not_compared.push_back(pc.name + ": not in the baseline");

@@ -61,6 +61,12 @@ struct MetricComparison {
   bool clock_limited = false;
   // Peak points and P with both clocks known: the change of FLOP per SM cycle (equal clock).
   std::optional<double> change_per_cycle;
+  // Share of the samples' time this process's threads waited for a CPU (schedstat; < 0 where not
+  // recorded): tonight's median and the history's. For roofs, over the group's points.
+  double cpu_wait_share = -1, history_cpu_wait_share = -1;
+  // A slowdown on a busy machine that the waiting explains: SLOWER became AMBIGUOUS, as what
+  // was measured is the machine's load, not the kernel. The gate does not fail on it.
+  bool machine_busy = false;
 };
 
 struct Comparison {
@@ -90,6 +96,20 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 // scaled to estimate the standard deviation of relative changes (with a small-sample factor);
 // < 0 with fewer than 3 values.
 double robust_log_spread(const std::vector<double>& values);
+
+// A slowdown is the machine's being busy when tonight's threads waited for a CPU at least
+// kBusyShare of the time, kBusyShare more than in the history, and the change with every
+// night's waiting taken out (as if each thread's wait had stalled the whole region: time ×
+// (1 − min(1, share × threads))) is within the tolerance. One 8 ms time slice of another process
+// in a 1.7 ms two-thread region is a share of about 0.4.
+inline constexpr double kBusyShare = 0.05;
+struct CpuWaitEvidence {
+  double tonight = -1, history = -1;  // median shares; < 0 unknown
+  int threads = 1;                    // the most threads of one sample, tonight
+  int history_threads = 1;
+};
+// Applies the rule to a decided metric (SLOWER → AMBIGUOUS when explained) and fills its fields.
+void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
 
 // `history`: earlier nights of the same host, oldest first (at least one).
 Comparison compare_history(const std::vector<const FileAnalysis*>& history,

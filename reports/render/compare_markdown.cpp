@@ -19,10 +19,28 @@ std::string row(const MetricComparison& m) {
   const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
                                     ? "–"
                                     : fmt::format("{:.1f} %", 100 * m.tolerance);
-  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}**{} | {} |\n",
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}**{}{} | {} |\n",
                      md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance,
                      catches(m), m.q_value, verdict_name(m.verdict),
-                     m.clock_limited ? " clock-limited" : "", md_text(m.note));
+                     m.clock_limited ? " clock-limited" : "", m.machine_busy ? " machine busy" : "",
+                     md_text(m.note));
+}
+
+// Slowdowns that this process's waiting for a CPU explains (a shared runner's busy phase).
+std::string busy_line(const Comparison& c) {
+  std::string names;
+  int n = 0;
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list)
+      if (m.machine_busy && ++n <= 5)
+        names += fmt::format("{}{} (waited {:.0f} %)", names.empty() ? "" : ", ", md_code(m.metric),
+                             100 * m.cpu_wait_share);
+  if (!n) return {};
+  return fmt::format(
+      "**Machine busy**: {} slowdown{} measured while this process's threads waited for a CPU "
+      "(another process had it) more than in the history, by enough to explain the change; "
+      "AMBIGUOUS, not gated: {}{}\n\n",
+      n, n == 1 ? "" : "s", names, n > 5 ? ", …" : "");
 }
 
 // GPU runs: which verdicts a lower clock or a throttle may explain, and tonight's throttled
@@ -155,6 +173,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
     md += "\n";
   }
   md += clock_lines(c);
+  md += busy_line(c);
   md +=
       "**What this history lets the gate catch** (smallest change of throughput it can call "
       "SLOWER";
@@ -198,6 +217,11 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "tonight's replicates over those of the history nights in turn give a two-sided bootstrap "
       "p-value for \"no change\". B_read: a normal approximation from both 95 % intervals and "
       "the spread across nights.\n"
+      "- Machine busy: the results record how long this process's threads waited for a CPU "
+      "during each sample (Linux schedstat). A slowdown whose median wait tonight is at least "
+      "5 % of the time and 5 points above the history's, and which the waiting explains (each "
+      "thread's wait counted as a stall of the whole region, on both sides, leaves the change "
+      "within the tolerance), is AMBIGUOUS \"machine busy\" and does not fail the gate.\n"
       "- SAME within the tolerance; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
       "it without significance. FAILED: verified in the baseline, failed verification now. "
       "MISSING: measured and verified (or fitted) in the newest history night, absent, skipped "

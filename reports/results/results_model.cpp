@@ -111,6 +111,20 @@ std::optional<PointTelemetry> read_telemetry(const std::string& file, const json
   return out;
 }
 
+// `cpu_wait` of a measured point: null, or {median_share in [0, 1], busy_samples, …}.
+void read_cpu_wait(const std::string& file, const json& j, const std::string& at, Point& p) {
+  if (!j.contains("cpu_wait") || j["cpu_wait"].is_null()) return;
+  const std::string here = at + ".cpu_wait";
+  if (!j["cpu_wait"].is_object()) throw InputError(file, here, "must be an object or null");
+  const Reader r(file, j["cpu_wait"], here);
+  const std::optional<double> share = r.number("median_share", false);
+  if (!share) throw InputError(file, r.where("median_share"), "missing required field");
+  if (*share > 1) throw InputError(file, r.where("median_share"), "must be at most 1");
+  p.cpu_wait_share = *share;
+  p.busy_samples = to_count(r.number("busy_samples", false), 0);
+  p.cpu_wait_threads = to_count(r.number("threads", false), 1);
+}
+
 Point read_point(const std::string& file, const json& j, std::size_t index) {
   const std::string at = "points[" + std::to_string(index) + "]";
   if (!j.is_object()) throw InputError(file, at, "must be an object");
@@ -151,6 +165,7 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
                      "gives an intensity (flops / bytes) that is not a finite positive number");
   r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
   p.telemetry = read_telemetry(file, j, at);
+  read_cpu_wait(file, j, at, p);
   return p;
 }
 

@@ -54,6 +54,12 @@ struct Point {
   std::string skipped_reason;
   nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
   std::optional<PointTelemetry> telemetry;           // GPU points with NVML only
+  // How long the process's threads waited for a CPU during the samples (schema 1.3, Linux):
+  // the median share over the samples and how many samples waited 5 % or more; nullopt when
+  // not recorded.
+  std::optional<double> cpu_wait_share;
+  int busy_samples = 0;
+  int cpu_wait_threads = 0;  // the most threads that ran during one sample
   // Where an MPI job's point ran (schema 1.2): the rank, its host, the device (GPU name or CPU
   // model), where on the host ("GPU 0000:9b:00.0", "CPUs 0-1"), and the key that identifies the
   // device across runs (UUID, else host and CPU set). rank -1 and empty strings otherwise.

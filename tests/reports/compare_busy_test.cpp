@@ -1,0 +1,155 @@
+// A slowdown measured while the machine was busy (this process's threads waiting for a CPU that
+// another process had) is the machine's load, not the kernel's: AMBIGUOUS "machine busy", not a
+// failed night. A slowdown the waiting cannot explain still fails.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cli_test_support.hpp"
+#include "compare/compare.hpp"
+
+namespace ridgeline {
+namespace {
+
+using namespace test;
+
+MetricComparison slower(double change, double tolerance) {
+  MetricComparison m;
+  m.change = change;
+  m.tolerance = tolerance;
+  m.verdict = Verdict::kSlower;
+  return m;
+}
+
+TEST(MachineBusy, ASlowdownTheWaitingExplainsIsAmbiguous) {
+  // 1.7 ms → 8 ms (−79 %), two threads waiting 40 % of the time: 80 % of the time was stalls.
+  MetricComparison m = slower(1.7 / 8 - 1, 0.3);
+  annotate_cpu_wait(m, {0.4, 0.01, 2, 2});
+  EXPECT_EQ(m.verdict, Verdict::kAmbiguous);
+  EXPECT_TRUE(m.machine_busy);
+  EXPECT_NE(m.note.find("machine busy: threads waited for a CPU 40 % of the time (history 1 %)"),
+            std::string::npos)
+      << m.note;
+}
+
+TEST(MachineBusy, TooLittleWaitingOrAsMuchAsTheHistoryLeavesTheVerdict) {
+  for (const CpuWaitEvidence& e : {CpuWaitEvidence{0.04, 0, 2, 2},     // under 5 %
+                                   CpuWaitEvidence{0.30, 0.28, 2, 2},  // the history waited too
+                                   CpuWaitEvidence{-1, -1, 1, 1}}) {   // not recorded
+    MetricComparison m = slower(-0.5, 0.1);
+    annotate_cpu_wait(m, e);
+    EXPECT_EQ(m.verdict, Verdict::kSlower) << e.tonight << " " << e.history;
+    EXPECT_FALSE(m.machine_busy);
+  }
+}
+
+TEST(MachineBusy, ASlowdownBeyondWhatTheWaitingExplainsStaysSlower) {
+  // 10× slower; one thread waiting 30 % of the time explains at most 30 % of the time.
+  MetricComparison m = slower(-0.9, 0.1);
+  annotate_cpu_wait(m, {0.3, 0, 1, 1});
+  EXPECT_EQ(m.verdict, Verdict::kSlower);
+  EXPECT_FALSE(m.machine_busy);
+  EXPECT_NE(m.note.find("machine busy (threads waited for a CPU 30 % of the time (history 0 %)), "
+                        "yet -85.7 % with the waiting taken out"),
+            std::string::npos)
+      << m.note;
+}
+
+TEST(MachineBusy, FasterAndSameAreLeftAlone) {
+  for (Verdict v : {Verdict::kFaster, Verdict::kSame, Verdict::kFailed, Verdict::kMissing}) {
+    MetricComparison m = slower(-0.5, 0.1);
+    m.verdict = v;
+    annotate_cpu_wait(m, {0.5, 0, 2, 2});
+    EXPECT_EQ(m.verdict, v);
+    EXPECT_FALSE(m.machine_busy);
+  }
+}
+
+// The whole path: history nights and tonight from cpu_run_a.json with `cpu_wait` written in, as
+// `ridgeline run` records it; tonight's triad 1.5× slower.
+class CompareBusy : public ::testing::Test {
+ protected:
+  static constexpr const char* kTriad = "triad/OpenMP/fp64/n:5592405";
+  static void set_wait(nlohmann::json& doc, double share) {
+    for (auto& p : doc["points"])
+      if (p["median_s"].is_number())
+        p["cpu_wait"] = {{"shares", std::vector<double>(p["samples"].size(), share)},
+                         {"median_share", share},
+                         {"busy_samples", share >= 0.05 ? p["samples"].size() : 0},
+                         {"threads", 2}};
+  }
+  // `history_share` < 0: history files without the field (before schema 1.3).
+  CommandResult gate(double history_share, double triad_share, double slowdown = 1.5) {
+    const double quiet[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+    std::string files;
+    for (int i = 0; i < 5; ++i) {
+      nlohmann::json d = fixture("cpu_run_a.json");
+      for (auto& p : d["points"])
+        if (p["median_s"].is_number()) scale(p, quiet[i]);
+      if (history_share >= 0) set_wait(d, history_share);
+      const std::string f = dir_.path + "/night" + std::to_string(i) + ".json";
+      write_json(f, d);
+      files += f + " ";
+    }
+    nlohmann::json current = fixture("cpu_run_a.json");
+    set_wait(current, 0.01);
+    nlohmann::json& triad = *point_named(current, kTriad);
+    scale(triad, slowdown);
+    triad["cpu_wait"]["median_share"] = triad_share;
+    write_json(dir_.path + "/current.json", current);
+    return run_command(kBin + " compare " + files + dir_.path + "/current.json --json " +
+                       dir_.path + "/compare.json");
+  }
+  static void scale(nlohmann::json& p, double f) {
+    for (auto& s : p["samples"]) s = s.get<double>() * f;
+    p["median_s"] = p["median_s"].get<double>() * f;
+  }
+  nlohmann::json triad() {
+    const auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+    for (const auto& m : j["metrics"])
+      if (m["metric"] == kTriad) return m;
+    return nullptr;
+  }
+  TempDir dir_;
+};
+
+TEST_F(CompareBusy, SlowerOnABusyMachineDoesNotFailTheNight) {
+  const auto r = gate(0.01, 0.3);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const auto m = triad();
+  EXPECT_EQ(m["verdict"], "AMBIGUOUS") << m.dump();
+  EXPECT_TRUE(m["machine_busy"].get<bool>());
+  EXPECT_DOUBLE_EQ(m["cpu_wait_share"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(m["history_cpu_wait_share"].get<double>(), 0.01);
+  EXPECT_NE(r.out.find("**AMBIGUOUS** machine busy"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("**Machine busy**: 1 slowdown measured while"), std::string::npos) << r.out;
+  // Older history files (no cpu_wait) count as quiet nights.
+  EXPECT_EQ(gate(-1, 0.3).exit_code, 0);
+  EXPECT_TRUE(triad()["history_cpu_wait_share"].is_null());
+}
+
+TEST_F(CompareBusy, TheSameSlowdownOnAQuietMachineOrAsBusyAHistoryFails) {
+  for (const auto& [history, tonight] : {std::pair{0.01, 0.02}, std::pair{0.3, 0.3}}) {
+    const auto r = gate(history, tonight);
+    EXPECT_EQ(r.exit_code, 1) << history << " " << tonight << "\n" << r.out;
+    EXPECT_EQ(triad()["verdict"], "SLOWER");
+    EXPECT_FALSE(triad()["machine_busy"].get<bool>());
+  }
+  // A 10× slowdown is more than 30 % waiting on two threads explains.
+  EXPECT_EQ(gate(0.01, 0.3, 10).exit_code, 1);
+  EXPECT_EQ(triad()["verdict"], "SLOWER");
+}
+
+TEST_F(CompareBusy, ABadShareIsOneLineNamingTheField) {
+  nlohmann::json doc = fixture("cpu_run_a.json");
+  set_wait(doc, 0.01);
+  (*point_named(doc, kTriad))["cpu_wait"]["median_share"] = 2;
+  write_json(dir_.path + "/bad.json", doc);
+  const auto r = run_command(kBin + " report " + dir_.path + "/bad.json --out " + dir_.path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("].cpu_wait.median_share: must be at most 1"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ridgeline
