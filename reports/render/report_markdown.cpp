@@ -459,6 +459,47 @@ void throttled_samples(std::string& md, const std::vector<FileAnalysis>& files) 
       rows + "\n";
 }
 
+// Samples during which this process's threads waited for a CPU another process had (schema
+// 1.3, Linux): per file a count, and the points that waited most. Only where a file records it.
+void busy_samples(std::string& md, const std::vector<FileAnalysis>& files) {
+  constexpr std::size_t kRows = 10;
+  std::string text;
+  bool any = false;
+  for (const auto& f : files) {
+    std::vector<const Point*> busy;
+    int flagged = 0, samples = 0;
+    for (const auto& p : f.results.points) {
+      if (!p.cpu_wait_share) continue;
+      any = true;
+      samples += int(p.samples.size());
+      flagged += p.busy_samples;
+      if (p.busy_samples > 0) busy.push_back(&p);
+    }
+    if (busy.empty()) continue;
+    std::stable_sort(busy.begin(), busy.end(), [](const Point* a, const Point* b) {
+      return *a->cpu_wait_share > *b->cpu_wait_share;
+    });
+    text += fmt::format(
+        "{}: {} of {} samples in {} point{} waited 5 % of their time or more (the points that "
+        "waited most{}):\n\n| point | busy samples | median wait |\n|---|---|---|\n",
+        md_code(f.label), flagged, samples, busy.size(), busy.size() == 1 ? "" : "s",
+        busy.size() > kRows ? fmt::format(", {} of {}", kRows, busy.size()) : "");
+    for (std::size_t i = 0; i < busy.size() && i < kRows; ++i)
+      text +=
+          fmt::format("| {} | {}/{} | {:.1f} % |\n", md_code(busy[i]->name), busy[i]->busy_samples,
+                      busy[i]->samples.size(), 100 * *busy[i]->cpu_wait_share);
+    text += "\n";
+  }
+  if (!any) return;
+  md += "## Samples on a busy machine\n\n";
+  md += text.empty()
+            ? "No sample waited 5 % of its time or more for a CPU.\n\n"
+            : "Kept in the fit, flagged here: while these samples ran, this process's threads "
+              "waited for a CPU that another process had (Linux run-queue delay), so their times "
+              "hold the machine's load as well as the kernel's.\n\n" +
+                  text;
+}
+
 }  // namespace
 
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
@@ -488,6 +529,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   per_probe(md, files);
   not_fitted(md, files);
   throttled_samples(md, files);
+  busy_samples(md, files);
   methods(md, files);
   provenance(md, files);
   return md;

@@ -140,6 +140,29 @@ TEST_F(CompareBusy, TheSameSlowdownOnAQuietMachineOrAsBusyAHistoryFails) {
   EXPECT_EQ(triad()["verdict"], "SLOWER");
 }
 
+TEST_F(CompareBusy, TheReportListsTheSamplesTakenOnABusyMachine) {
+  nlohmann::json doc = fixture("cpu_run_a.json");
+  const auto report = [this](const nlohmann::json& d) {
+    write_json(dir_.path + "/r.json", d);
+    const auto r = run_command(kBin + " report " + dir_.path + "/r.json --out " + dir_.path);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return slurp(dir_.path + "/report.md");
+  };
+  EXPECT_EQ(report(doc).find("## Samples on a busy machine"), std::string::npos);  // before 1.3
+  set_wait(doc, 0.001);
+  EXPECT_NE(report(doc).find("No sample waited 5 % of its time or more for a CPU."),
+            std::string::npos);
+  auto& triad = (*point_named(doc, kTriad))["cpu_wait"];
+  triad["median_share"] = 0.3;
+  triad["busy_samples"] = 8;
+  const std::string md = report(doc);
+  const auto at = md.find("## Samples on a busy machine");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_NE(md.find("8 of ", at), std::string::npos);
+  EXPECT_NE(md.find("| `" + std::string(kTriad) + "` | 8/8 | 30.0 % |", at), std::string::npos)
+      << md.substr(at, 800);
+}
+
 TEST_F(CompareBusy, ABadShareIsOneLineNamingTheField) {
   nlohmann::json doc = fixture("cpu_run_a.json");
   set_wait(doc, 0.01);
