@@ -94,20 +94,28 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
                     Verdict::kAmbiguous, Verdict::kSame})
     counts[verdict_name(v)] = c.count(v);
-  const nlohmann::json j = {{"schema_version", "1.2.0"},
-                            {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
-                            {"regressions", c.regressions()},
-                            {"gates_speed", c.gates_speed},
-                            {"history", c.history},
-                            {"current", current},
-                            {"options",
-                             {{"threshold_pct", o.threshold_pct},
-                              {"alpha", o.alpha},
-                              {"k", o.k},
-                              {"min_history", o.min_history}}},
-                            {"counts", counts},
-                            {"metrics", metrics},
-                            {"not_compared", c.not_compared}};
+  const nlohmann::json j = {
+      {"schema_version", "1.2.0"},
+      {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
+      {"regressions", c.regressions()},
+      {"gates_speed", c.gates_speed},
+      {"history", c.history},
+      // Nights left out of the history as measured on a busy machine,
+      // and tonight's median CPU wait share (null: not recorded).
+      {"busy_history", c.busy_history},
+      {"quiet_history_nights", c.quiet_history_nights},
+      {"night_cpu_wait_share",
+       c.night_cpu_wait >= 0 ? nlohmann::json(c.night_cpu_wait) : nlohmann::json(nullptr)},
+      {"busy_night", c.busy_night()},
+      {"current", current},
+      {"options",
+       {{"threshold_pct", o.threshold_pct},
+        {"alpha", o.alpha},
+        {"k", o.k},
+        {"min_history", o.min_history}}},
+      {"counts", counts},
+      {"metrics", metrics},
+      {"not_compared", c.not_compared}};
   return j.dump(1) + "\n";
 }
 

@@ -496,9 +496,34 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   m.note = fmt::format("machine busy: {}, which explains the change; ", waited) + m.note;
 }
 
-Comparison compare_history(const std::vector<const FileAnalysis*>& history,
+double night_cpu_wait(const Results& r) {
+  std::vector<double> shares;
+  for (const auto& p : r.points)
+    if (p.cpu_wait_share) shares.push_back(*p.cpu_wait_share);
+  return shares.empty() ? -1 : median_of(shares);
+}
+
+std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnalysis*>& history,
+                                               int min_history,
+                                               std::vector<std::string>& left_out) {
+  std::vector<const FileAnalysis*> quiet;
+  for (const FileAnalysis* h : history)
+    if (night_cpu_wait(h->results) < Comparison::kBusyShareOfNight) quiet.push_back(h);
+  if (quiet.size() == history.size() || int(quiet.size()) < std::max(min_history, 1))
+    return history;
+  for (const FileAnalysis* h : history)
+    if (std::find(quiet.begin(), quiet.end(), h) == quiet.end()) left_out.push_back(h->label);
+  return quiet;
+}
+
+Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
                            const FileAnalysis& current, const CompareOptions& o) {
   Comparison c;
+  c.night_cpu_wait = night_cpu_wait(current.results);
+  const std::vector<const FileAnalysis*> history =
+      quiet_history(all_history, o.min_history, c.busy_history);
+  for (const FileAnalysis* h : all_history)
+    c.quiet_history_nights += night_cpu_wait(h->results) < Comparison::kBusyShareOfNight;
   for (const FileAnalysis* h : history) c.history.push_back(h->label);
   c.history_nights = int(history.size());
   c.gates_speed = c.history_nights >= o.min_history;

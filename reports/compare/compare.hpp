@@ -77,6 +77,14 @@ struct Comparison {
   std::optional<MetricComparison> machine;
   std::vector<std::string> history;  // labels of the history nights, oldest first
   int history_nights = 0;
+  // History nights measured on a busy machine and left out because enough quiet ones remain
+  // (quiet_history), and tonight's own busyness: the median CPU wait share of its points (< 0
+  // where not recorded).
+  std::vector<std::string> busy_history;
+  int quiet_history_nights = 0;  // history nights below kBusyShareOfNight (or not recorded)
+  double night_cpu_wait = -1;
+  bool busy_night() const { return night_cpu_wait >= kBusyShareOfNight; }
+  static constexpr double kBusyShareOfNight = 0.05;
   bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
   int count(Verdict v) const;
   // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.
@@ -110,6 +118,18 @@ struct CpuWaitEvidence {
 };
 // Applies the rule to a decided metric (SLOWER → AMBIGUOUS when explained) and fills its fields.
 void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
+
+// The median CPU wait share of a night's points; < 0 where the file does not record it.
+double night_cpu_wait(const Results& r);
+
+// The history nights the gate learns from: a night measured on a busy machine (median CPU wait
+// of its points at least Comparison::kBusyShareOfNight) would widen every tolerance, so that a
+// quiet night could hide a 2x slowdown behind it; such nights are left out while at least
+// `min_history` quiet ones remain. On a runner that is always busy, every night stays (its
+// spread is then the runner's, and the gate says how little it can catch). `left_out` gets the
+// labels of the nights left out.
+std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnalysis*>& history,
+                                               int min_history, std::vector<std::string>& left_out);
 
 // `history`: earlier nights of the same host, oldest first (at least one).
 Comparison compare_history(const std::vector<const FileAnalysis*>& history,

@@ -53,6 +53,10 @@ Comparison compare_devices(std::vector<Results> history, Results current, const 
     prefix(c.roofs, label);
     prefix(c.points, label);
     for (auto& n : c.not_compared) all.not_compared.push_back(label + ": " + n);
+    for (auto& n : c.busy_history) all.busy_history.push_back(label + ": " + n);
+    all.night_cpu_wait = std::max(all.night_cpu_wait, c.night_cpu_wait);
+    all.quiet_history_nights =
+        first ? c.quiet_history_nights : std::min(all.quiet_history_nights, c.quiet_history_nights);
     all.roofs.insert(all.roofs.end(), c.roofs.begin(), c.roofs.end());
     all.points.insert(all.points.end(), c.points.begin(), c.points.end());
     // One machine-wide row: the device whose night moved most (its verdict never fails).

@@ -151,6 +151,19 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       c.regressions() ? "REGRESSION" : "no regression", slower, failed, missing, faster, ambiguous,
       same, md_code(current), c.history_nights, c.history_nights == 1 ? "" : "s", history,
       o.threshold_pct, o.k, o.alpha);
+  if (!c.busy_history.empty()) {
+    std::string names;
+    for (const auto& n : c.busy_history) names += (names.empty() ? "" : ", ") + md_code(n);
+    md += fmt::format(
+        "Left out of the history as measured on a busy machine (their points' median wait for a "
+        "CPU was {:g} % of the time or more; enough quiet nights remain): {}.\n\n",
+        100 * Comparison::kBusyShareOfNight, names);
+  }
+  if (c.busy_night())
+    md += fmt::format(
+        "**Tonight was measured on a busy machine**: its points waited for a CPU {:.0f} % of the "
+        "time (median).\n\n",
+        100 * c.night_cpu_wait);
   if (!c.gates_speed)
     md += fmt::format(
         "**History too short to gate on speed: {} night{}, {} needed.** SLOWER is reported but "

@@ -140,6 +140,65 @@ TEST_F(CompareBusy, TheSameSlowdownOnAQuietMachineOrAsBusyAHistoryFails) {
   EXPECT_EQ(triad()["verdict"], "SLOWER");
 }
 
+// Busy nights in the history would widen the tolerances: with enough quiet nights they are left
+// out, so a quiet night's 1.5x slowdown still fails.
+TEST_F(CompareBusy, BusyNightsLeaveTheHistoryWhileEnoughQuietOnesRemain) {
+  const auto run = [this](int quiet_nights) {
+    std::string files;
+    for (int i = 0; i < 5; ++i) {
+      nlohmann::json d = fixture("cpu_run_a.json");
+      const bool busy = i >= quiet_nights;
+      // Busy nights: every point 40 % slower, triad 2x (a wide spread if they were kept).
+      for (auto& p : d["points"])
+        if (p["median_s"].is_number()) scale(p, busy ? (p["name"] == kTriad ? 2.0 : 1.4) : 1.0);
+      set_wait(d, busy ? 0.5 : 0.01);
+      const std::string f = dir_.path + "/night" + std::to_string(i) + ".json";
+      write_json(f, d);
+      files += f + " ";
+    }
+    nlohmann::json current = fixture("cpu_run_a.json");
+    set_wait(current, 0.01);
+    scale(*point_named(current, kTriad), 1.5);
+    write_json(dir_.path + "/current.json", current);
+    return run_command(kBin + " compare " + files + dir_.path + "/current.json --json " +
+                       dir_.path + "/compare.json");
+  };
+  auto r = run(3);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(triad()["verdict"], "SLOWER");
+  auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+  EXPECT_EQ(j["busy_history"].size(), 2u) << j["busy_history"];
+  EXPECT_EQ(j["history"].size(), 3u);
+  EXPECT_EQ(j["quiet_history_nights"], 3);
+  EXPECT_FALSE(j["busy_night"].get<bool>());
+  EXPECT_NE(r.out.find("Left out of the history as measured on a busy machine"), std::string::npos);
+  // Two quiet nights are too few to gate on: every night stays, and the busy ones' spread hides
+  // the slowdown (the gate prints how little it can catch).
+  r = run(2);
+  j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+  EXPECT_TRUE(j["busy_history"].empty());
+  EXPECT_EQ(j["history"].size(), 5u);
+  EXPECT_EQ(j["quiet_history_nights"], 2);
+  EXPECT_NE(triad()["verdict"], "SLOWER");
+}
+
+TEST_F(CompareBusy, ABusyNightSaysSo) {
+  nlohmann::json current = fixture("cpu_run_a.json");
+  set_wait(current, 0.5);
+  write_json(dir_.path + "/a.json", fixture("cpu_run_a.json"));
+  write_json(dir_.path + "/c.json", current);
+  const auto r = run_command(kBin + " compare " + dir_.path + "/a.json " + dir_.path +
+                             "/c.json --json " + dir_.path + "/compare.json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+  EXPECT_TRUE(j["busy_night"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["night_cpu_wait_share"].get<double>(), 0.5);
+  EXPECT_NE(r.out.find("**Tonight was measured on a busy machine**: its points waited for a CPU "
+                       "50 % of the time"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(CompareBusy, TheReportListsTheSamplesTakenOnABusyMachine) {
   nlohmann::json doc = fixture("cpu_run_a.json");
   const auto report = [this](const nlohmann::json& d) {
