@@ -508,7 +508,7 @@ std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnaly
                                                std::vector<std::string>& left_out) {
   std::vector<const FileAnalysis*> quiet;
   for (const FileAnalysis* h : history)
-    if (night_cpu_wait(h->results) < Comparison::kBusyShareOfNight) quiet.push_back(h);
+    if (night_cpu_wait(h->results) < kBusyShare) quiet.push_back(h);
   if (quiet.size() == history.size() || int(quiet.size()) < std::max(min_history, 1))
     return history;
   for (const FileAnalysis* h : history)
@@ -523,7 +523,7 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
   const std::vector<const FileAnalysis*> history =
       quiet_history(all_history, o.min_history, c.busy_history);
   for (const FileAnalysis* h : all_history)
-    c.quiet_history_nights += night_cpu_wait(h->results) < Comparison::kBusyShareOfNight;
+    c.quiet_history_nights += night_cpu_wait(h->results) < kBusyShare;
   for (const FileAnalysis* h : history) c.history.push_back(h->label);
   c.history_nights = int(history.size());
   c.gates_speed = c.history_nights >= o.min_history;

@@ -14,6 +14,10 @@
 
 namespace ridgeline {
 
+// A sample, point or night that waited this share of its time for a CPU (another process had
+// it) was measured on a busy machine.
+inline constexpr double kBusyShare = 0.05;
+
 // kFailed: verified in the baseline, failed verification now. kMissing: measured and verified
 // (or fitted) in the baseline, absent, skipped or not fitted now.
 enum class Verdict { kSame, kFaster, kSlower, kAmbiguous, kFailed, kMissing };
@@ -81,10 +85,9 @@ struct Comparison {
   // (quiet_history), and tonight's own busyness: the median CPU wait share of its points (< 0
   // where not recorded).
   std::vector<std::string> busy_history;
-  int quiet_history_nights = 0;  // history nights below kBusyShareOfNight (or not recorded)
+  int quiet_history_nights = 0;  // history nights below kBusyShare (or not recorded)
   double night_cpu_wait = -1;
-  bool busy_night() const { return night_cpu_wait >= kBusyShareOfNight; }
-  static constexpr double kBusyShareOfNight = 0.05;
+  bool busy_night() const { return night_cpu_wait >= kBusyShare; }
   bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
   int count(Verdict v) const;
   // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.
@@ -110,7 +113,6 @@ double robust_log_spread(const std::vector<double>& values);
 // night's waiting taken out (as if each thread's wait had stalled the whole region: time ×
 // (1 − min(1, share × threads))) is within the tolerance. One 8 ms time slice of another process
 // in a 1.7 ms two-thread region is a share of about 0.4.
-inline constexpr double kBusyShare = 0.05;
 struct CpuWaitEvidence {
   double tonight = -1, history = -1;  // median shares; < 0 unknown
   int threads = 1;                    // the most threads of one sample, tonight
@@ -123,7 +125,7 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
 double night_cpu_wait(const Results& r);
 
 // The history nights the gate learns from: a night measured on a busy machine (median CPU wait
-// of its points at least Comparison::kBusyShareOfNight) would widen every tolerance, so that a
+// of its points at least kBusyShare) would widen every tolerance, so that a
 // quiet night could hide a 2x slowdown behind it; such nights are left out while at least
 // `min_history` quiet ones remain. On a runner that is always busy, every night stays (its
 // spread is then the runner's, and the gate says how little it can catch). `left_out` gets the

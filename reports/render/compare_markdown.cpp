@@ -157,7 +157,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
     md += fmt::format(
         "Left out of the history as measured on a busy machine (their points' median wait for a "
         "CPU was {:g} % of the time or more; enough quiet nights remain): {}.\n\n",
-        100 * Comparison::kBusyShareOfNight, names);
+        100 * kBusyShare, names);
   }
   if (c.busy_night())
     md += fmt::format(
