@@ -168,7 +168,10 @@ void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size
       m.spread = floor;
     }
     // Tonight's own median is uncertain too: a night noisier than the history's widens it.
-    if (m.spread > 0) m.spread = std::hypot(m.spread, m.current_se);
+    // Not std::hypot: glibc 2.35 gave hypot a new symbol version, and a binary that binds
+    // hypot@GLIBC_2.35 does not start on the glibc 2.34 machines a bundle must run on. Both
+    // terms are relative spreads (well inside 1e±150), so the plain root cannot overflow.
+    if (m.spread > 0) m.spread = std::sqrt(m.spread * m.spread + m.current_se * m.current_se);
     m.tolerance = tolerance_of(m.spread, o);
     std::string why;
     m.verdict = decide(m.change, m.tolerance, m.q_value, m.min_p_value, o.alpha, why);
