@@ -78,16 +78,16 @@ int run_app(CLI::App& app, int argc, char** argv, const int& exit_code) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "ridgeline: error: " << e.what() << "\n";
+    std::cerr << "ridgeline: error: " << single_line(e.what()) << "\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    std::cerr << "ridgeline: error: " << e.what() << "\n";
+    std::cerr << "ridgeline: error: " << single_line(e.what()) << "\n";
     return kExitBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << "ridgeline: error: out of memory\n";
     return kExitInternal;
   } catch (const std::exception& e) {
-    std::cerr << "ridgeline: internal error (please report): " << e.what() << "\n";
+    std::cerr << "ridgeline: internal error (please report): " << single_line(e.what()) << "\n";
     return kExitInternal;
   }
   return exit_code;

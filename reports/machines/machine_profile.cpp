@@ -80,7 +80,9 @@ MachineProfile load_machine_profile(const std::string& path) {
   m.file = path;
   m.id = fs::path(path).stem().string();
   m.name = require_string(j, "name", path);
-  m.vendor = optional_string(j, "vendor", path);
+  // Required: a sheet is matched to a device by its vendor too, and a sheet of nobody's hardware
+  // graded everyone's.
+  m.vendor = require_string(j, "vendor", path);
   m.source = require_string(j, "source", path);
   m.illustrative = optional_bool(j, "illustrative", path);
   if (j.contains("match")) {

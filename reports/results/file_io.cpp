@@ -1,11 +1,13 @@
 #include "results/file_io.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "results/input_error.hpp"
@@ -57,6 +59,49 @@ void write_all(int fd, const std::string& text, const std::string& path) {
   }
 }
 
+std::string fmt_wait_message(const std::string& what, bool nothing_yet, int wait_ms) {
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%g", wait_ms / 1000.0);
+  return "the " + what + " is a FIFO or pipe " +
+         (nothing_yet ? "to which no writer wrote within " : "whose writer went silent for ") +
+         secs + " s";
+}
+
+// How long a FIFO or pipe may stay silent before the read gives up: kFifoWaitSeconds, or
+// RIDGELINE_INPUT_WAIT_S where set (the tests' FIFOs without a writer wait a fraction of it).
+int fifo_wait_ms() {
+  if (const char* s = std::getenv("RIDGELINE_INPUT_WAIT_S")) {
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end != s && *end == '\0' && v > 0 && v <= 3600) return int(v * 1000);
+  }
+  return kFifoWaitSeconds * 1000;
+}
+
+// A pipe or FIFO (`fit <(cat r.json)`, `fit /dev/stdin`): read until its writer closes it. The fd
+// is non-blocking, so a FIFO that no writer opens (or that stays silent) ends in a timeout, never
+// a hang: poll() reports nothing on a FIFO no writer has opened, POLLHUP once its writer left.
+std::string read_fifo(int fd, const std::string& path, const std::string& what) {
+  const int wait_ms = fifo_wait_ms();
+  std::string text;
+  char buf[1 << 16];
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, wait_ms);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw IoError(path, "cannot read " + what, errno);
+    if (r == 0) throw InputError(path, "", fmt_wait_message(what, text.empty(), wait_ms));
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) throw IoError(path, "cannot read " + what, errno);
+    if (n == 0) break;  // the writer closed it
+    text.append(buf, static_cast<std::size_t>(n));
+    if (static_cast<long long>(text.size()) > kMaxInputBytes)
+      throw InputError(path, "", "the " + what + " is larger than 1 GiB");
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path, const std::string& what) {
@@ -65,9 +110,10 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   if (fd.get() < 0) throw IoError(path, "cannot open " + what, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw IoError(path, "cannot read " + what, errno);
+  if (S_ISFIFO(st.st_mode)) return read_fifo(fd.get(), path, what);
   if (!S_ISREG(st.st_mode))
-    throw InputError(path, "",
-                     "the " + what + " is not a regular file (a directory, FIFO or device)");
+    throw InputError(
+        path, "", "the " + what + " is not a regular file, pipe or FIFO (a directory or device)");
   if (st.st_size > kMaxInputBytes)
     throw InputError(path, "", "the " + what + " is larger than 1 GiB");
   std::string text;

@@ -1,8 +1,8 @@
 #pragma once
 // Reading and writing the files every command touches, so that no input can block a command and
-// no output can clobber what is not ours: inputs must be regular files; outputs are written to
-// a fresh temporary file beside the target, flushed to disk, then renamed over it. Failures
-// throw IoError (input_error.hpp) with the system's reason.
+// no output can clobber what is not ours: inputs must be regular files or pipes (read with a time
+// limit); outputs are written to a fresh temporary file beside the target, flushed to disk, then
+// renamed over it. Failures throw IoError (input_error.hpp) with the system's reason.
 #include <string>
 
 namespace ridgeline {
@@ -11,7 +11,11 @@ namespace ridgeline {
 // exhaust memory.
 inline constexpr long long kMaxInputBytes = 1LL << 30;
 
-// Reads a whole regular file. A FIFO, device or directory is refused without blocking on it.
+// How long a FIFO or pipe input may stay silent before it is given up (one line, exit 2).
+inline constexpr int kFifoWaitSeconds = 10;
+
+// Reads a whole regular file, or a pipe or FIFO until its writer closes it (a FIFO that no writer
+// opens times out after kFifoWaitSeconds rather than block). A device or directory is refused.
 std::string read_text_file(const std::string& path, const std::string& what);
 
 // Replaces `path` atomically: a reader (or a killed run) sees the old file or the new one, never

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "results/input_error.hpp"
 
@@ -39,13 +40,72 @@ void check_json_nesting(const std::string& text, const std::string& path) {
   }
 }
 
+namespace {
+
+// The field a number that overflows a double (1e999) sits in, as "points[3].samples[0]": the
+// parser's error names only the number, so the text is parsed again, following keys and array
+// indices, up to the failure. Only called after a failed parse: a good file pays nothing.
+std::string field_of_overflow(const std::string& text) {
+  struct Level {
+    bool array;
+    std::string name;  // the key (objects) or the index (arrays) of the value being read
+    long index = -1;
+  };
+  std::vector<Level> stack;
+  const auto next_element = [&stack] {
+    if (!stack.empty() && stack.back().array)
+      stack.back().name = std::to_string(++stack.back().index);
+  };
+  using Event = nlohmann::json::parse_event_t;
+  const auto track = [&](int, Event event, nlohmann::json& value) {
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        next_element();
+        stack.push_back({event == Event::array_start, {}});
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!stack.empty()) stack.pop_back();
+        break;
+      case Event::key:
+        if (!stack.empty()) stack.back().name = value.get<std::string>();
+        break;
+      case Event::value:
+        next_element();
+        break;
+    }
+    // Containers and keys must be kept, or the parser stops reporting what is inside them;
+    // values and finished containers are dropped: only the position matters.
+    return event == Event::object_start || event == Event::array_start || event == Event::key;
+  };
+  try {
+    [[maybe_unused]] const nlohmann::json partial = nlohmann::json::parse(text, track);
+  } catch (const nlohmann::json::exception&) {
+  }
+  // The failing number never reached a value event: in an array, it is the next index.
+  if (!stack.empty() && stack.back().array)
+    stack.back().name = std::to_string(stack.back().index + 1);
+  std::string field;
+  for (const auto& l : stack) {
+    if (l.name.empty()) continue;
+    field += l.array ? "[" + l.name + "]" : (field.empty() ? "" : ".") + l.name;
+  }
+  return field;
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& path,
                                const nlohmann::json::parser_callback_t& callback) {
   check_json_nesting(text, path);
   try {
     return nlohmann::json::parse(text, callback);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406: a number like 1e999 that overflows a double.
+    throw InputError(path, field_of_overflow(text),
+                     std::string("a number out of a double's range: ") + e.what());
   } catch (const nlohmann::json::exception& e) {
-    // parse_error, and out_of_range for numbers like 1e999 that overflow a double.
     throw InputError(path, "", std::string("malformed JSON: ") + e.what());
   }
 }

@@ -34,6 +34,27 @@ void expect_one_line(const Outcome& o, const std::string& needle) {
   EXPECT_NE(o.r.err.find(needle), std::string::npos) << o.r.err;
 }
 
+// A number that overflows a double (1e999) is named by its field, for every command that reads
+// results; it was "malformed JSON" with no field (and, before that, read as infinity).
+TEST(HostileInput, OverflowingNumberNamesItsField) {
+  TempDir dir;
+  const json doc = fixture("cpu_run_a.json");
+  std::string text = doc.dump();
+  const std::string samples = "\"samples\":[";
+  const auto at = text.find(samples);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + samples.size(), "1e999,");
+  const Outcome o = fit_of(dir, text);
+  expect_one_line(o, "points[0].samples[0]: a number out of a double's range");
+  for (const std::string& command : {" report " + o.file + " --out " + dir.path + "/out",
+                                     " compare " + kData + "/cpu_run_a.json " + o.file}) {
+    const auto r = run_command(kBin + command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.out;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(o.file + ": points[0].samples[0]: "), std::string::npos) << r.err;
+  }
+}
+
 TEST(HostileInput, DeepNestingIsOneLineNotAStackOverflow) {
   TempDir dir;
   std::string text = slurp(kData + "/cpu_run_a.json");
@@ -140,13 +161,13 @@ TEST(HostileInput, MachineDescriptionsAreBounded) {
   expect_one_line(fit_of(dir, doc.dump()), "context.spaces: has more than 64 entries");
 }
 
-// A sheet with "vendor": null aborted every report (an uncaught type error).
+// A sheet with "vendor": null aborted every report (an uncaught type error); then it was taken as
+// a sheet of no vendor. The vendor is required; a null accumulate mode still means "not stated".
 TEST(HostileInput, MachineSheetWithNullOrWronglyTypedFields) {
   TempDir dir;
   std::filesystem::create_directories(dir.path + "/machines");
   json sheet = json::parse(
       slurp(std::string(RIDGELINE_SOURCE_DIR) + "/profiles/machines/epyc-zen5-2vcpu.json"));
-  sheet["vendor"] = nullptr;
   sheet["peaks"][0]["accumulate"] = nullptr;
   write_json(dir.path + "/machines/vm.json", sheet);
   const std::string env = "RIDGELINE_PROFILES=" + dir.path + " ";
@@ -160,6 +181,8 @@ TEST(HostileInput, MachineSheetWithNullOrWronglyTypedFields) {
   for (const auto& [pointer, value, field] :
        std::vector<std::tuple<std::string, json, std::string>>{
            {"/vendor", 5, "vendor"},
+           {"/vendor", nullptr, "vendor"},
+           {"/vendor", "", "vendor"},
            {"/illustrative", "yes", "illustrative"},
            {"/match", json::array({""}), "match"},
            {"/memory/bandwidth", 1e300, "memory.bandwidth"},

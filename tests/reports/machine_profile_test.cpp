@@ -57,7 +57,8 @@ class BrokenProfile : public ::testing::Test {
 };
 
 TEST_F(BrokenProfile, MissingFieldNamesFileAndField) {
-  const auto path = write(R"({"name":"x","source":"y","clock":{"assumed":"boost","sm_mhz":1},
+  const auto path =
+      write(R"({"name":"x","vendor":"v","source":"y","clock":{"assumed":"boost","sm_mhz":1},
                                "peaks":[{"dtype":"fp32","flops":1,"unit":"vector","dense":true}]})");
   try {
     load_machine_profile(path);
@@ -68,7 +69,8 @@ TEST_F(BrokenProfile, MissingFieldNamesFileAndField) {
 }
 
 TEST_F(BrokenProfile, CalcWithBrokenProfileFailsWithOneLine) {
-  const auto path = write(R"({"name":"x","source":"y","clock":{"assumed":"boost","sm_mhz":1},
+  const auto path =
+      write(R"({"name":"x","vendor":"v","source":"y","clock":{"assumed":"boost","sm_mhz":1},
       "memory":{"bandwidth":1e9},"peaks":[{"dtype":"fp32","flops":-1,"unit":"vector","dense":true}]})");
   const auto r2 =
       test::run_command("mkdir -p " + dir_.string() + "/p/machines && cp " + path + " " +
