@@ -1,6 +1,7 @@
 #include "sweep/plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -390,6 +391,30 @@ std::vector<std::string> enabled_space_names() {
   std::vector<std::string> names;
   for_each_space([&](auto* s) { names.push_back(std::decay_t<decltype(*s)>::name()); });
   return names;
+}
+
+InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filter) {
+  const auto built = enabled_space_names();
+  const auto meet = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    return std::any_of(a.begin(), a.end(), [&b](const std::string& x) { return wanted(b, x); });
+  };
+  const std::string list = fmt::format("{}", fmt::join(built, ", "));
+  if (!profile.spaces.empty() && !meet(profile.spaces, built))
+    return InputError(profile.source, "spaces",
+                      fmt::format("names only spaces this build lacks ({}); this build has {}",
+                                  fmt::join(profile.spaces, ", "), list));
+  if (!filter.spaces.empty() && !profile.spaces.empty() && !meet(filter.spaces, profile.spaces))
+    return InputError(
+        "", "--space",
+        fmt::format("none of the profile's spaces ({})", fmt::join(profile.spaces, ", ")));
+  std::vector<std::string> dtypes = profile.dtypes;
+  if (wanted(dtypes, "fp32")) dtypes.push_back("tf32");  // tf32 rides with fp32
+  if (!filter.dtypes.empty() && !meet(filter.dtypes, dtypes))
+    return InputError(
+        "", "--dtype",
+        fmt::format("none of the profile's dtypes ({})", fmt::join(profile.dtypes, ", ")));
+  return InputError("", filter.probes.empty() ? "" : "--probe",
+                    "no point of the profile matches the filters (--space, --dtype, --probe)");
 }
 
 std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& context,

@@ -17,6 +17,12 @@ struct PlanFilter {
   std::vector<std::string> dtypes;  // empty: all of the profile's (tf32 rides with fp32)
 };
 
+// Why a plan came out empty, as the input error that names the field to blame: the profile's
+// `spaces` when this build has none of them, else the filter (--space, --dtype, --probe) that
+// excluded everything.
+class InputError;
+InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filter);
+
 // `context` is machine_context(): cache and memory sizes come from it.
 std::vector<PointPlan> build_plan(const SweepProfile& profile, const nlohmann::json& context,
                                   const PlanFilter& filter);

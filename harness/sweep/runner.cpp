@@ -631,7 +631,7 @@ int run_sweep(const RunOptions& options, Job& job) {
   nlohmann::json context = run_context(o.benchmark_args);
   context["run"]["seed"] = profile.rounds > 1 ? nlohmann::json(seed) : nlohmann::json(nullptr);
   std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
-  if (plan.empty()) throw InputError("", "--probe", "no point of the profile matches the filters");
+  if (plan.empty()) throw empty_plan_error(profile, o.filter);
   require_same_plan(job, plan);
 
   // Our settings first, so a user's --benchmark_* flags override them.

@@ -139,7 +139,8 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
                          "): each round takes the same number of samples of every point");
   p.min_time_s = top.number("min_time_s", 0.01, 0, kMaxSeconds, true);
   p.warmup_s = top.number("warmup_s", 0.05, 0, kMaxSeconds);
-  p.spaces = top.names("spaces", {}, "space");
+  // Any space ridgeline has a backend for, built here or not: a profile travels between builds.
+  p.spaces = top.names("spaces", kProfileSpaces, "space");
   p.dtypes = top.names("dtypes", kDtypes, "dtype");
   if (p.dtypes.empty()) p.dtypes = {"fp64", "fp32"};
   p.dram_llc_multiple = top.number("dram_llc_multiple", 4, 1, 1024);

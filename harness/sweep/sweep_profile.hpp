@@ -11,6 +11,10 @@
 
 namespace ridgeline {
 
+// The execution spaces a profile may name (Kokkos' names of the spaces ridgeline has backends
+// for), whether or not this build enables them.
+inline const std::vector<std::string> kProfileSpaces = {"Serial", "OpenMP", "Cuda", "HIP"};
+
 struct SweepProfile {
   std::string name;
   std::string source;  // file it came from

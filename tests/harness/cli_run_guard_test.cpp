@@ -249,6 +249,38 @@ TEST_F(RunGuard, MemoryCgroupLimitIsHonoured) {
   EXPECT_NE(info.out.find("(cgroup limit 256 MiB)"), std::string::npos) << info.out;
 }
 
+// A profile whose `spaces` named a space this build lacks (or a misspelt one) was blamed on
+// --probe ("no point of the profile matches the filters").
+TEST_F(RunGuard, ProfileSpacesAreBlamedOnTheProfile) {
+  const json base = {{"name", "s"}, {"dtypes", {"fp64"}}, {"bandwidth", {{"probes", {"triad"}}}}};
+  json misspelt = base;
+  misspelt["spaces"] = {"OpenMp"};
+  const std::string p1 = profile(misspelt, "misspelt.json");
+  const auto r1 = run("--profile " + p1 + " --out " + path("r.json"));
+  EXPECT_EQ(r1.exit_code, 2) << r1.out;
+  EXPECT_EQ(test::line_count(r1.err), 1) << r1.err;
+  EXPECT_NE(r1.err.find(p1 + ": spaces[0]: unknown space 'OpenMp'"), std::string::npos) << r1.err;
+
+  json elsewhere = base;
+  elsewhere["spaces"] = {"Cuda", "HIP"};  // a GPU profile on this host-only build
+  const std::string p2 = profile(elsewhere, "gpu.json");
+  const auto r2 = run("--profile " + p2 + " --out " + path("r.json"));
+  EXPECT_EQ(r2.exit_code, 2) << r2.out;
+  EXPECT_EQ(test::line_count(r2.err), 1) << r2.err;
+  EXPECT_NE(r2.err.find(p2 + ": spaces: names only spaces this build lacks (Cuda, HIP)"),
+            std::string::npos)
+      << r2.err;
+
+  json host = base;
+  host["spaces"] = {"Serial"};
+  const auto r3 =
+      run("--profile " + profile(host, "host.json") + " --space OpenMP --out " + path("r.json"));
+  EXPECT_EQ(r3.exit_code, 2) << r3.out;
+  EXPECT_NE(r3.err.find("--space: none of the profile's spaces (Serial)"), std::string::npos)
+      << r3.err;
+  EXPECT_FALSE(fs::exists(path("r.json")));
+}
+
 struct BadOption {
   const char* args;
   const char* needle;
