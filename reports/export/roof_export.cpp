@@ -39,6 +39,7 @@ ExportedGroup exported(const GroupAnalysis& ga) {
 
 RoofExport collect_roofs(const FileAnalysis& analysis, const std::string& space,
                          const std::string& dtype) {
+  require_some_fit(analysis);  // the message `fit` gives for a file with nothing to fit
   RoofExport out;
   out.results_file = analysis.results.file;
   out.results_label = analysis.label;

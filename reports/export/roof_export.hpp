@@ -44,7 +44,8 @@ struct RoofExport {
 };
 
 // Every group of the analysed file, or only those of `space` / `dtype` where given. Throws
-// InputError naming the file when the selection matches no group or holds no fitted roof.
+// InputError naming the file when nothing in it could be fitted (as `fit` does), when the
+// selection matches no group, or when it holds no fitted roof.
 RoofExport collect_roofs(const FileAnalysis& analysis, const std::string& space = "",
                          const std::string& dtype = "");
 
