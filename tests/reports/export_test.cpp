@@ -130,7 +130,7 @@ TEST(Export, GithubActionBenchmarkReadsBackAsTheFit) {
 }
 
 // Bencher Metric Format: {benchmark: {measure: {value: number, lower_value?: number,
-// upper_value?: number}}}.
+// upper_value?: number}}}, what Bencher's published schema (bencher.dev/bmf.json) requires.
 TEST(Export, BencherMetricFormatReadsBackAsTheFit) {
   const auto fit = fit_groups(kGpuRun);
   const json bmf = json::parse(exported(kGpuRun + " --format bencher"));
