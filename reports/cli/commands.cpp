@@ -6,6 +6,7 @@
 
 #include "cli/calc_command.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/fit_command.hpp"
 #include "cli/place_command.hpp"
 #include "cli/report_command.hpp"
@@ -20,6 +21,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
   add_report_command(app, exit_code);
   add_place_command(app, exit_code);
   add_compare_command(app, exit_code);
+  add_export_command(app, exit_code);
 }
 
 namespace {

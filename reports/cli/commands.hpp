@@ -1,5 +1,5 @@
 #pragma once
-// The reporter's subcommands (calc, fit, report, place, compare) and the shared CLI runner.
+// The reporter's subcommands (calc, fit, report, place, compare, export) and the shared CLI runner.
 // They need no Kokkos, so the same code serves `ridgeline` and the Kokkos-free `ridgeline-report`.
 #include <CLI/CLI.hpp>
 

@@ -2,7 +2,7 @@
 #include "cli/commands.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"ridgeline-report: fit, report, place, compare and calc on ridgeline results",
+  CLI::App app{"ridgeline-report: fit, report, place, compare, export and calc on ridgeline results",
                "ridgeline-report"};
   app.set_version_flag("-V,--version", "ridgeline-report " RIDGELINE_REPORT_VERSION);
   int exit_code = 0;

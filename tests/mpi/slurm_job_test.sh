@@ -16,7 +16,7 @@ host=$(hostname)
 export SLURM_CONF=$work/slurm.conf
 cleanup() {
   for d in slurmd slurmctld; do
-    [ -f "$work/$d.pid" ] && kill "$(cat "$work/$d.pid")" 2>/dev/null || true
+    if [ -f "$work/$d.pid" ]; then kill "$(cat "$work/$d.pid")" 2>/dev/null || true; fi
   done
   sleep 1
   rm -rf "$work"

@@ -45,8 +45,10 @@ TEST_P(BadInputTest, OneLineExitTwoNoFilesLeft) {
   if (csv) {
     commands = {" fit --csv " + file, " fit --json --csv " + file};
   } else {
-    commands = {" fit " + file, " place " + file + " --intensities 1",
+    commands = {" fit " + file,
+                " place " + file + " --intensities 1",
                 " report " + file + " --out " + dir.path + "/out",
+                " export " + file + " --format bencher --out " + dir.path + "/e.json",
                 " compare " + file + " " + kData + "/cpu_run_a.json --out " + dir.path + "/c.md",
                 " compare " + kData + "/cpu_run_a.json " + file + " --out " + dir.path + "/c.md"};
   }

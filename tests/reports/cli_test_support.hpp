@@ -2,6 +2,9 @@
 // Helpers for the reporter's CLI tests: the binary's path, fixtures, a temporary directory.
 #include <nlohmann/json.hpp>
 
+#include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -32,6 +35,14 @@ inline nlohmann::json* point_named(nlohmann::json& doc, const std::string& name)
   for (auto& p : doc["points"])
     if (p["name"] == name) return &p;
   return nullptr;
+}
+
+// The golden file tests/data/golden/NAME is the reviewed output; RIDGELINE_UPDATE_GOLDEN=1
+// rewrites it after a deliberate change (review the diff before committing).
+inline void expect_golden(const std::string& got, const std::string& golden) {
+  const std::string path = kData + "/golden/" + golden;
+  if (std::getenv("RIDGELINE_UPDATE_GOLDEN")) write_file(path, got);
+  EXPECT_EQ(got, slurp(path)) << "differs from " << path;
 }
 
 }  // namespace ridgeline::test

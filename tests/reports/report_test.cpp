@@ -12,14 +12,6 @@ namespace {
 using namespace test;
 using nlohmann::json;
 
-// The golden file is the reviewed report; RIDGELINE_UPDATE_GOLDEN=1 rewrites it after a
-// deliberate change (review the diff before committing).
-void expect_golden(const std::string& got, const std::string& golden) {
-  const std::string path = kData + "/golden/" + golden;
-  if (std::getenv("RIDGELINE_UPDATE_GOLDEN")) write_file(path, got);
-  EXPECT_EQ(got, slurp(path)) << "differs from " << path;
-}
-
 TEST(Report, MarkdownMatchesGoldenForTwoRuns) {
   TempDir out;
   const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData +

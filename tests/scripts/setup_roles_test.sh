@@ -21,6 +21,7 @@ echo "$pkg" >>"$STUB_LOG/queried"
 case " $STUB_MISSING " in *" $pkg "*) exit 1 ;; esac
 printf 'install ok installed'
 STUB
+# shellcheck disable=SC2016  # the stub expands its own $*, not this script
 printf '#!/usr/bin/env bash\necho "apt-get $*" >>"$STUB_LOG/apt"\n' >"$work/stubs/apt-get"
 chmod 755 "$work/stubs"/*
 
