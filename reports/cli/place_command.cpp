@@ -5,6 +5,7 @@
 
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
+#include "render/host_labels.hpp"
 #include "render/workload_markdown.hpp"
 #include "results/device_split.hpp"
 #include "results/input_error.hpp"
@@ -19,16 +20,6 @@ struct PlaceOptions {
   WorkloadOptions workload;
   int rank = 0;  // of an MPI job's file
 };
-
-// Hosts by name; a name that occurs twice adds the file's base name.
-void label_hosts(std::vector<FileAnalysis>& files) {
-  for (auto& f : files) {
-    int same = 0;
-    for (const auto& g : files) same += g.results.hostname == f.results.hostname;
-    if (f.results.hostname.empty()) continue;  // the file's base name, as analyze() set it
-    f.label = same == 1 ? f.results.hostname : f.results.hostname + " (" + f.label + ")";
-  }
-}
 
 int run_place(const PlaceOptions& o) {
   check_workload_options(o.workload);
@@ -48,7 +39,7 @@ int run_place(const PlaceOptions& o) {
     require_some_fit(files.back());
   }
   if (!o.workload.workload.empty()) {
-    label_hosts(files);
+    label_by_host(files);
     std::vector<const FileAnalysis*> hosts;
     for (const auto& f : files) hosts.push_back(&f);
     std::cout << render_workload_markdown(request, hosts, "#");
