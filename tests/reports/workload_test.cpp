@@ -111,6 +111,46 @@ TEST(WorkloadCounts, ClosedFormMatchesPerLayerTally) {
   }
 }
 
+// A model small enough to count by hand: 1 layer, hidden 2, one head of dim 2 (and one KV head),
+// intermediate 4, vocabulary 3, untied, bf16. Linear weights: q, k, v, o 2×2 each (16) and
+// gate, up, down 2×4 (24) = 40; norms 2·2 + final 2 = 6; embedding and head 3·2 each: 58.
+TEST(WorkloadCounts, TinyModelByHand) {
+  TempDir dir;
+  const std::string file = dir.path + "/tiny.json";
+  write_file(file, R"({"schema_version": "1.0", "name": "tiny", "source": "by hand",
+    "parameters": 58, "layers": 1, "hidden_size": 2, "attention_heads": 1, "kv_heads": 1,
+    "head_dim": 2, "intermediate_size": 4, "vocabulary": 3, "tied_embeddings": false,
+    "qkv_bias": false, "activation_dtype": "bf16", "kv_cache_dtype": "bf16",
+    "weight_formats": [{"name": "bf16", "dtype": "bf16"}]})");
+  const TransformerConfig c = load_transformer_config(file);
+  EXPECT_EQ(parameter_counts(c).total(), 58);
+  // Decode, b = 1, L = 3: FLOP 2·40 (layer) + 2·3·2 (head) + 2·2·(1 head · dim 2 · 3 positions).
+  const PhaseCounts d = count_phase(c, c.weight_formats[0], "bf16", {Phase::kDecode, 1, 3});
+  EXPECT_EQ(d.flops, 80 + 12 + 24);
+  // Bytes: 40 linear + 6 norm + 6 head weights + 2 of the embedding row, at 2 bytes each.
+  EXPECT_EQ(d.weight_bytes, (40 + 6 + 6 + 2) * 2);
+  EXPECT_EQ(d.kv_read_bytes, 3 * 2 * 2 * 2);  // 3 positions · K and V · width 2 · 2 bytes
+  EXPECT_EQ(d.kv_write_bytes, 2 * 2 * 2);
+  // Prefill, T = 2: layer 2·2·40, logits of the last token 12, attention 4·2·(1 + 2).
+  const PhaseCounts p = count_phase(c, c.weight_formats[0], "bf16", {Phase::kPrefill, 2, 0});
+  EXPECT_EQ(p.flops, 160 + 12 + 24);
+  EXPECT_EQ(p.weight_bytes, (40 + 6 + 6 + 2 * 2) * 2);
+  EXPECT_EQ(p.kv_read_bytes, 0);
+  EXPECT_EQ(p.kv_write_bytes, 2 * (2 * 2 * 2));
+}
+
+TEST(WorkloadCounts, NotAnObjectIsOneLine) {
+  TempDir dir;
+  const std::string file = dir.path + "/list.json";
+  write_file(file, "[]");
+  const auto r =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --workload " + file + " --prompt 8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(file + ": a workload file must be a JSON object"), std::string::npos)
+      << r.err;
+}
+
 // The checkpoints' parameter totals (their safetensors metadata), from the shapes alone.
 TEST(WorkloadCounts, ParametersMatchThePublishedCheckpoints) {
   EXPECT_EQ(parameter_counts(model("qwen2.5-7b")).total(), 7615616512.0);
