@@ -4,7 +4,7 @@
 
 #include "render/markdown_text.hpp"
 #include "render/units.hpp"
-#include "workloads/speed_of_light.hpp"
+#include "workloads/workload_table.hpp"
 
 namespace ridgeline {
 namespace {
@@ -72,11 +72,9 @@ std::string render_workload_markdown(const WorkloadRequest& q,
         "independent top-{} routing (E·(1 − (1 − k/E)^n) of {}).\n\n",
         m.active_experts, m.experts);
 
-  std::vector<HostRoofs> roofs;
-  for (const FileAnalysis* f : hosts)
-    roofs.push_back(host_roofs(*f, q.weights.dtype, m.activation_dtype, q.compute_dtype, q.space));
+  const WorkloadTable table = build_workload_table(q, hosts);
   md += "Roofs used:\n";
-  for (std::size_t i = 0; i < hosts.size(); ++i) md += roofs_line(*hosts[i], roofs[i]);
+  for (std::size_t i = 0; i < hosts.size(); ++i) md += roofs_line(*hosts[i], table.roofs[i]);
   md += "\n| phase | shape | L | GFLOP | GB moved | I FLOP/byte |";
   std::string rule = "|---|---|---|---|---|---|";
   for (const FileAnalysis* f : hosts) {
@@ -85,22 +83,22 @@ std::string render_workload_markdown(const WorkloadRequest& q,
     rule += "---|---|---|";
   }
   md += "\n" + rule + "\n";
-  for (const PhaseShape& s : q.shapes()) {
-    const PhaseCounts c = count_phase(m, q.weights, q.kv_dtype, s);
+  for (const WorkloadRow& row : table.rows) {
+    const PhaseCounts& c = row.counts;
+    const PhaseShape& s = c.shape;
     md += fmt::format("| {} | {} | {} | {} | {} | {} |", phase_name(s.phase), shape_cell(s),
                       s.phase == Phase::kDecode ? std::to_string(s.context) : "–",
                       format_sig(c.flops / 1e9, 4), format_sig(c.bytes() / 1e9, 4),
                       format_sig(c.intensity()));
-    for (const HostRoofs& h : roofs) {
-      if (!h.roofs) {
+    for (const auto& p : row.hosts) {
+      if (!p) {
         md += " not measured | – | – |";
         continue;
       }
-      const PhasePlacement p = place_phase(c, *h.roofs);
-      md += fmt::format(" {} {} ({}) | {} | {} [{}, {}] |", p.memory_bound ? "memory" : "compute",
-                        p.memory_bound ? p.memory_roof : p.compute_roof, format_sig(p.ridge),
-                        format_flops(p.attainable), format_sig(p.tokens_per_s.value),
-                        format_sig(p.tokens_per_s.ci.low), format_sig(p.tokens_per_s.ci.high));
+      md += fmt::format(" {} {} ({}) | {} | {} [{}, {}] |", p->memory_bound ? "memory" : "compute",
+                        p->memory_bound ? p->memory_roof : p->compute_roof, format_sig(p->ridge),
+                        format_flops(p->attainable), format_sig(p->tokens_per_s.value),
+                        format_sig(p->tokens_per_s.ci.low), format_sig(p->tokens_per_s.ci.high));
     }
     md += "\n";
   }
