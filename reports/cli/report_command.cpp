@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <set>
+#include <optional>
 
+#include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
 #include "render/devices_markdown.hpp"
+#include "render/host_labels.hpp"
 #include "render/report_markdown.hpp"
 #include "render/svg_chart.hpp"
+#include "render/workload_markdown.hpp"
 #include "results/device_split.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
@@ -21,6 +24,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> files;
   std::string out = ".";
+  WorkloadOptions workload;
 };
 
 std::string file_safe(const std::string& s) {
@@ -67,44 +71,11 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
   return out;
 }
 
-// Files are named by host; files of one host (the nightly layout, results.json in dated
-// folders) add the shortest part of their path that tells them apart.
-void label_by_host(std::vector<FileAnalysis>& files) {
-  namespace fs = std::filesystem;
-  auto host = [](const FileAnalysis& f) {
-    return f.results.hostname.empty() ? f.label : f.results.hostname;
-  };
-  std::vector<std::string> labels;
-  for (const auto& f : files) {
-    if (!f.results.device_label.empty()) {  // a device of an MPI job: its rank says which
-      labels.push_back(f.results.device_label);
-      continue;
-    }
-    std::vector<const FileAnalysis*> same;
-    for (const auto& g : files)
-      if (host(g) == host(f)) same.push_back(&g);
-    if (same.size() == 1) {
-      labels.push_back(host(f));
-      continue;
-    }
-    auto distinct = [&same](auto part) {
-      std::set<std::string> seen;
-      for (const FileAnalysis* g : same) seen.insert(part(*g));
-      return seen.size() == same.size();
-    };
-    auto name = [](const FileAnalysis& g) { return fs::path(g.results.file).filename().string(); };
-    auto folder = [](const FileAnalysis& g) {
-      return fs::path(g.results.file).parent_path().filename().string();
-    };
-    const std::string which = distinct(name)     ? name(f)
-                              : distinct(folder) ? folder(f) + "/" + name(f)
-                                                 : f.results.file;
-    labels.push_back(host(f) + " (" + which + ")");
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) files[i].label = labels[i];
-}
-
 int run_report(const ReportOptions& o) {
+  // The workload's options are checked before any file is fitted.
+  check_workload_options(o.workload);
+  std::optional<WorkloadRequest> workload;
+  if (!o.workload.workload.empty()) workload = make_workload_request(o.workload);
   std::vector<FileAnalysis> files;
   struct Job {
     std::string file, mode;
@@ -185,7 +156,13 @@ int run_report(const ReportOptions& o) {
     links.push_back({"all hosts", unique_chart_file(links, "all"), false});
     svgs.push_back(render_roofline_svg("ridgeline roofline: all hosts", series));
   }
-  const std::string md = render_report_markdown(files, links, profiles, jobs_md);
+  std::string workload_md;
+  if (workload) {
+    std::vector<const FileAnalysis*> hosts;
+    for (const auto& f : files) hosts.push_back(&f);
+    workload_md = render_workload_markdown(*workload, hosts, "##");
+  }
+  const std::string md = render_report_markdown(files, links, profiles, jobs_md, workload_md);
 
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
@@ -213,6 +190,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   report->add_option("results", opts->files, "Results JSON files (several: a comparison)")
       ->required();
   report->add_option("--out", opts->out, "Output directory")->capture_default_str();
+  add_workload_options(report, opts->workload);
   report->callback([opts, &exit_code] { exit_code = run_report(*opts); });
 }
 

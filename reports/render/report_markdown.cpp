@@ -505,7 +505,8 @@ void busy_samples(std::string& md, const std::vector<FileAnalysis>& files) {
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                                    const std::vector<ChartLink>& charts,
                                    const std::vector<MachineProfile>& profiles,
-                                   const std::string& jobs_section) {
+                                   const std::string& jobs_section,
+                                   const std::string& workload_section) {
   std::string md = "# ridgeline roofline report\n\n";
   for (const auto& f : files)
     md += fmt::format("- {}: host {}, {} points\n", md_code(f.label), md_code(f.results.hostname),
@@ -513,6 +514,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   md += "\n";
   summary(md, files, profiles);
   md += jobs_section;
+  md += workload_section;
   std::string small;
   for (const auto& c : charts)
     if (c.small)

@@ -15,10 +15,12 @@ struct ChartLink {
   bool small = false;  // one space × dtype (host then names it too), shown after the overviews
 };
 
-// `jobs_section`: markdown on MPI jobs (render/devices_markdown.hpp), placed after the summary.
+// `jobs_section`: markdown on MPI jobs (render/devices_markdown.hpp), placed after the summary;
+// `workload_section` (render/workload_markdown.hpp) follows it.
 std::string render_report_markdown(const std::vector<FileAnalysis>& files,
                                    const std::vector<ChartLink>& charts,
                                    const std::vector<MachineProfile>& profiles,
-                                   const std::string& jobs_section = "");
+                                   const std::string& jobs_section = "",
+                                   const std::string& workload_section = "");
 
 }  // namespace ridgeline

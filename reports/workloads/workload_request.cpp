@@ -1,0 +1,78 @@
+#include "workloads/workload_request.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+namespace {
+
+// Beyond any served model's context, small enough that T² stays exact in a double.
+inline constexpr int kMaxTokens = 1 << 24;
+inline constexpr int kMaxBatch = 1 << 20;
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+}  // namespace
+
+std::vector<int> parse_counts(const std::string& list, const std::string& field, int max) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = list.find(',', start);
+    const std::string item =
+        trim(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    char* end = nullptr;
+    errno = 0;
+    const long long v = item.empty() ? 0 : std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || end != item.c_str() + item.size() || errno != 0 || v < 1 || v > max)
+      throw InputError("", field,
+                       fmt::format("'{}' is not an integer in [1, {}] (in '{}')", item, max, list));
+    out.push_back(static_cast<int>(v));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<PhaseShape> WorkloadRequest::shapes() const {
+  std::vector<PhaseShape> out;
+  for (int b : batches)
+    for (int l : contexts) out.push_back({Phase::kDecode, b, l});
+  for (int t : prompts) out.push_back({Phase::kPrefill, t, 0});
+  return out;
+}
+
+WorkloadRequest make_workload_request(const WorkloadOptions& o) {
+  if (o.batch.empty() && o.prompt.empty())
+    throw InputError("", "--workload",
+                     "give --batch and --context (decode steps), --prompt (prefills), or both");
+  if (!o.batch.empty() && o.context.empty())
+    throw InputError("", "--context", "a decode step (--batch) needs the context it attends to");
+  if (o.batch.empty() && !o.context.empty())
+    throw InputError("", "--context", "applies to decode steps: give --batch too");
+  WorkloadRequest r;
+  if (!o.batch.empty()) {
+    r.batches = parse_counts(o.batch, "--batch", kMaxBatch);
+    r.contexts = parse_counts(o.context, "--context", kMaxTokens);
+  }
+  if (!o.prompt.empty()) r.prompts = parse_counts(o.prompt, "--prompt", kMaxTokens);
+  r.model = find_transformer_config(o.workload, workload_profiles_dir());
+  r.weights = r.model.weight_format(o.weights);
+  r.kv_dtype = o.kv_dtype.empty() ? r.model.kv_cache_dtype : o.kv_dtype;
+  if (dtype_bytes(r.kv_dtype) == 0)
+    throw InputError("", "--kv-dtype",
+                     "'" + r.kv_dtype + "' is not a KV-cache dtype (bf16, fp16, fp8, fp32)");
+  r.space = o.space;
+  r.compute_dtype = o.compute_dtype;
+  return r;
+}
+
+}  // namespace ridgeline

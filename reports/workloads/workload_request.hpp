@@ -1,0 +1,35 @@
+#pragma once
+// What `place --workload` and `report --workload` are asked: a model, its weight and KV formats,
+// and the decode and prefill shapes to place on each host's roofs.
+#include <string>
+#include <vector>
+
+#include "workloads/phase_counts.hpp"
+#include "workloads/transformer_config.hpp"
+
+namespace ridgeline {
+
+struct WorkloadRequest {
+  TransformerConfig model;
+  WeightFormat weights;
+  std::string kv_dtype;
+  std::vector<int> batches, contexts, prompts;
+  std::string space;          // empty: each host's best (phase_roofs.hpp)
+  std::string compute_dtype;  // empty: from the weights and activations
+  // Decode for every batch × context, then prefill for every prompt.
+  std::vector<PhaseShape> shapes() const;
+};
+
+// The command line's words for a request (CLI options of the same names).
+struct WorkloadOptions {
+  std::string workload, weights, kv_dtype, batch, context, prompt, space, compute_dtype;
+};
+
+// Loads the model (profiles/workloads, or a .json path) and checks the lists; throws InputError
+// naming the option.
+WorkloadRequest make_workload_request(const WorkloadOptions& o);
+
+// "1,8,64" -> {1, 8, 64}: integers in [1, max]; throws InputError naming `field`.
+std::vector<int> parse_counts(const std::string& list, const std::string& field, int max);
+
+}  // namespace ridgeline
