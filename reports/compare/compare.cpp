@@ -107,6 +107,15 @@ double robust_log_spread(const std::vector<double>& values) {
   return factor * median_of(logs);
 }
 
+double z_two_sided(double p) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 namespace {
 
 MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
@@ -141,16 +150,6 @@ void set_history(MetricComparison& m, const std::vector<double>& values, const C
   m.baseline_value = median_of(values);
   m.spread = robust_log_spread(values);
   m.tolerance = tolerance_of(m.spread, o);
-}
-
-// The z with a two-sided normal p of `p`.
-double z_two_sided(double p) {
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 100; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return hi;
 }
 
 // Floors the spreads of `list` (the tested ones: `which`), sets the tolerances and decides;
@@ -277,9 +276,7 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
     m.absolute_baseline = format_roof(rm.kind, m.absolute_baseline_value);
     m.absolute_change = vc_raw / m.absolute_baseline_value - 1;
     const double raw_spread = robust_log_spread(raw);
-    if (raw_spread >= 0)
-      m.absolute_tolerance = -std::expm1(
-          -std::max(-std::log1p(-o.machine_threshold_pct / 100), o.machine_k * raw_spread));
+    if (raw_spread >= 0) m.absolute_tolerance = machine_tolerance(raw_spread, o);
     m.current_value = vc_raw;
     m.baseline = format_roof(rm.kind, m.baseline_value);
     m.current = format_roof(rm.kind, vc_raw);

@@ -135,6 +135,9 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 // < 0 with fewer than 3 values.
 double robust_log_spread(const std::vector<double>& values);
 
+// The z with a two-sided normal p of `p`.
+double z_two_sided(double p);
+
 // A slowdown is the machine's being busy when tonight's threads waited for a CPU at least
 // kBusyShare of the time, kBusyShare more than in the history, and the change with every
 // night's waiting taken out (as if each thread's wait had stalled the whole region: time ×

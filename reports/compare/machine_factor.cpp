@@ -6,19 +6,9 @@
 #include <cmath>
 
 namespace ridgeline {
-namespace {
-
-// The z with a two-sided normal p of `p`.
-double z_two_sided(double p) {
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 100; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return hi;
+double machine_tolerance(double spread, const CompareOptions& o) {
+  return -std::expm1(-std::max(-std::log1p(-o.machine_threshold_pct / 100), o.machine_k * spread));
 }
-
-}  // namespace
 
 void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
                           const CompareOptions& o) {
@@ -40,9 +30,7 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
     how += fmt::format("; × {:.2f}, tonight's repetitions noisier than the history's", noisier);
   m.spread = spread < 0 ? spread : std::max(spread, e.history_se) * noisier;
   m.test_noise = std::max(m.spread, 0.0);
-  const double log_tolerance = std::max(-std::log1p(-o.machine_threshold_pct / 100),
-                                        m.spread > 0 ? o.machine_k * m.spread : 0);
-  m.tolerance = -std::expm1(-log_tolerance);
+  m.tolerance = machine_tolerance(std::max(m.spread, 0.0), o);
   // Identical history nights (spread 0) know the factor exactly: any change is real.
   m.p_value = m.q_value = m.spread > 0 ? std::erfc(std::fabs(e.tonight) / m.spread / std::sqrt(2.0))
                           : e.tonight != 0 ? 0

@@ -30,6 +30,10 @@ struct MachineFactorEvidence {
 // its factor r times less well. The tolerance is the larger of --machine-threshold and
 // --machine-k spreads; beyond it, the change is tested with a normal z in those spreads. Fills
 // spread, tolerance, p, verdict, min_detectable and the note.
+// The slowdown `spread` (of logs) tolerates under the machine-wide rule: the larger of
+// --machine-threshold and --machine-k spreads. Also what a roof's own absolute change is held to.
+double machine_tolerance(double spread, const CompareOptions& o);
+
 void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
                           const CompareOptions& o);
 
