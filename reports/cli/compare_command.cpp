@@ -51,7 +51,7 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
           {"kind", kind},
           // Roofs in FLOP/s or byte/s, points as median seconds per call, the machine-wide
           // factor as throughput relative to the history.
-          {"unit", m.roof ? (m.metric.rfind("P ", 0) == 0 ? "FLOP/s" : "byte/s")
+          {"unit", m.roof ? (m.metric.rfind("P", 0) == 0 ? "FLOP/s" : "byte/s")
                    : kind == std::string("machine") ? "ratio"
                                                     : "s"},
           {"baseline", number_or_null(m.baseline_value)},
@@ -85,20 +85,37 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
                                          : nlohmann::json(nullptr)}};
 }
 
+// A roof both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
+// verdict judges), `absolute_*` as measured.
+nlohmann::json roof_json(const MetricComparison& m) {
+  nlohmann::json j = metric_json(m, "roof");
+  j["relative_change"] = j["change"];
+  j["absolute_baseline"] = number_or_null(m.absolute_baseline_value);
+  j["absolute_change"] =
+      m.absolute_change ? number_or_null(*m.absolute_change) : nlohmann::json(nullptr);
+  j["absolute_tolerance"] =
+      m.absolute_tolerance > 0 ? number_or_null(m.absolute_tolerance) : nlohmann::json(nullptr);
+  return j;
+}
+
 std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o) {
   nlohmann::json metrics = nlohmann::json::array();
   if (c.machine) metrics.push_back(metric_json(*c.machine, "machine"));
-  for (const auto& m : c.roofs) metrics.push_back(metric_json(m, "roof"));
+  for (const auto& m : c.roofs) metrics.push_back(roof_json(m));
   for (const auto& m : c.points) metrics.push_back(metric_json(m, "point"));
   nlohmann::json counts;
   for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
                     Verdict::kAmbiguous, Verdict::kSame})
     counts[verdict_name(v)] = c.count(v);
   const nlohmann::json j = {
-      {"schema_version", "1.2.0"},
+      {"schema_version", "1.3.0"},
       {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
       {"regressions", c.regressions()},
       {"gates_speed", c.gates_speed},
+      // The machine-wide verdict (null: fewer than 3 history nights or 5 points, not judged)
+      // and, when it is a slowdown, the roofs that lost as much in absolute terms.
+      {"machine_verdict", c.machine ? nlohmann::json(verdict_name(c.machine->verdict)) : nullptr},
+      {"machine_roofs", c.machine_roofs},
       {"history", c.history},
       // Nights left out of the history as measured on a busy machine,
       // and tonight's median CPU wait share (null: not recorded).
@@ -112,7 +129,10 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
        {{"threshold_pct", o.threshold_pct},
         {"alpha", o.alpha},
         {"k", o.k},
-        {"min_history", o.min_history}}},
+        {"min_history", o.min_history},
+        {"machine_k", o.machine_k},
+        {"machine_threshold_pct", o.machine_threshold_pct},
+        {"clock_limited_ambiguous", o.clock_limited_ambiguous}}},
       {"counts", counts},
       {"metrics", metrics},
       {"not_compared", c.not_compared}};
@@ -200,6 +220,18 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                   "History nights needed before a slowdown fails the gate (fewer: reported only)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  cmd->add_option("--machine-k", args->options.machine_k,
+                  "Machine-wide factor's tolerance = max(machine threshold, MACHINE_K x its "
+                  "spread across the history nights)")
+      ->check(number_in_range(0, 100, true))
+      ->capture_default_str();
+  cmd->add_option("--machine-threshold", args->options.machine_threshold_pct,
+                  "Smallest machine-wide change that counts, in percent (0 < T < 100)")
+      ->check(number_in_range(0, 100, false))
+      ->capture_default_str();
+  cmd->add_flag("--clock-limited-ambiguous", args->options.clock_limited_ambiguous,
+                "A machine-wide slowdown with a lower GPU clock or a new throttle reason is "
+                "AMBIGUOUS (reported, not gated) instead of SLOWER clock-limited");
   cmd->add_option("--out", args->out, "Also write the markdown to this file");
   cmd->add_option("--json", args->json,
                   "Also write every metric (baseline, current, change, tolerance, verdict, "

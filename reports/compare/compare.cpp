@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "compare/machine_factor.hpp"
 #include "compare/mann_whitney.hpp"
 #include "render/units.hpp"
 
@@ -106,6 +107,15 @@ double robust_log_spread(const std::vector<double>& values) {
   return factor * median_of(logs);
 }
 
+double z_two_sided(double p) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 namespace {
 
 MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
@@ -140,16 +150,6 @@ void set_history(MetricComparison& m, const std::vector<double>& values, const C
   m.baseline_value = median_of(values);
   m.spread = robust_log_spread(values);
   m.tolerance = tolerance_of(m.spread, o);
-}
-
-// The z with a two-sided normal p of `p`.
-double z_two_sided(double p) {
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 100; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return hi;
 }
 
 // Floors the spreads of `list` (the tested ones: `which`), sets the tolerances and decides;
@@ -234,10 +234,12 @@ double read_log_se(const GroupAnalysis* g) {
 }
 
 // Machine-wide factors (log of time over the baseline's; 0 when not normalised): one per
-// history night, and tonight's.
+// history night, and tonight's. `night_se`: each history night's standard error of its factor;
+// `*_noise`: a night's median repetition noise (standard error of a point's log median), 0
+// where unknown.
 struct Factors {
-  std::vector<double> night;
-  double current = 0;
+  std::vector<double> night, night_se, night_noise;
+  double current = 0, current_noise = 0;
 };
 
 void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupAnalysis& gb,
@@ -255,6 +257,9 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
     for (std::size_t j = 0; j < past.size(); ++j)
       if (roof_value(past[j], rm.kind) > 0)
         values.push_back(roof_value(past[j], rm.kind) * std::exp(f.night[j]));
+    std::vector<double> raw;  // as measured, for the absolute change
+    for (const GroupAnalysis* g : past)
+      if (roof_value(g, rm.kind) > 0) raw.push_back(roof_value(g, rm.kind));
     const std::string metric = rm.prefix + group;
     const double vc_raw = roof_value(gc, rm.kind), vc = vc_raw * std::exp(f.current);
     if (vc_raw <= 0) {
@@ -263,12 +268,18 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
                                              : "no DRAM-sized read point in the current file";
       c.roofs.push_back(
           missing(metric, true, format_roof(rm.kind, median_of(values)), median_of(values), why));
+      c.roofs.back().absolute_baseline_value = median_of(raw);
       continue;
     }
     MetricComparison m;
     m.metric = metric;
     m.roof = true;
     set_history(m, values, o);
+    m.absolute_baseline_value = median_of(raw);
+    m.absolute_baseline = format_roof(rm.kind, m.absolute_baseline_value);
+    m.absolute_change = vc_raw / m.absolute_baseline_value - 1;
+    const double raw_spread = robust_log_spread(raw);
+    if (raw_spread >= 0) m.absolute_tolerance = machine_tolerance(raw_spread, o);
     m.current_value = vc_raw;
     m.baseline = format_roof(rm.kind, m.baseline_value);
     m.current = format_roof(rm.kind, vc_raw);
@@ -324,6 +335,8 @@ struct PointRow {
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {
   Factors f;
   f.night.assign(nights, 0);
+  f.night_se.assign(nights, 0);
+  f.night_noise.assign(nights, 0);
   if (!normalise || rows.size() < kMinCommonPoints) return f;
   std::vector<double> typical;  // per row: the history's median time
   for (const auto& r : rows) {
@@ -332,48 +345,48 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
       if (p) t.push_back(p->median_s);
     typical.push_back(median_of(t));
   }
+  // A factor is a median over the points' ratios: its standard error is a median's, from the
+  // ratios' scatter (median_log_se takes the ratios as its samples).
   for (std::size_t j = 0; j < nights; ++j) {
-    std::vector<double> logs;
+    std::vector<double> logs, ratios, noise;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].nights[j]) logs.push_back(std::log(rows[i].nights[j]->median_s / typical[i]));
-    if (logs.size() >= kMinCommonPoints) f.night[j] = median_of(logs);
+      if (rows[i].nights[j]) {
+        ratios.push_back(rows[i].nights[j]->median_s / typical[i]);
+        logs.push_back(std::log(ratios.back()));
+        noise.push_back(median_log_se(rows[i].nights[j]->samples));
+      }
+    if (logs.size() < kMinCommonPoints) continue;
+    f.night[j] = median_of(logs);
+    f.night_se[j] = median_log_se(ratios);
+    f.night_noise[j] = median_of(noise);
   }
-  std::vector<double> logs;  // tonight, against the history's medians with the factors out
+  std::vector<double> logs, noise;  // tonight, against the history's medians with the factors out
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::vector<double> t;
     for (std::size_t j = 0; j < nights; ++j)
       if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
-    if (rows[i].current->verified)
+    if (rows[i].current->verified) {
       logs.push_back(std::log(rows[i].current->median_s / median_of(t)));
+      noise.push_back(median_log_se(rows[i].current->samples));
+    }
   }
-  if (logs.size() >= kMinCommonPoints) f.current = median_of(logs);
+  if (logs.size() >= kMinCommonPoints) {
+    f.current = median_of(logs);
+    f.current_noise = median_of(noise);
+  }
   return f;
 }
 
-// The factor itself, as a metric that never fails the gate: a whole night slower is a slow phase
-// of the machine as often as a change that touches every probe, and only a look can tell.
+// The factor itself, judged against its spread across the history nights (machine_factor.hpp).
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   MetricComparison m;
-  m.metric = "every point together";
-  std::vector<double> values;
-  for (double x : f.night) values.push_back(std::exp(-x));  // throughput of each night
-  set_history(m, values, o);
-  m.baseline_value = 1;
-  m.current_value = std::exp(-f.current);
-  m.baseline = "1";
-  m.current = fmt::format("{:.3f}", m.current_value);
-  m.change = m.current_value - 1;
-  m.p_value = m.q_value = 1;
-  m.min_p_value = 1;
-  std::string unused;
-  if (decide(m.change, m.tolerance, 0, 0, 1, unused) != Verdict::kSame) {
-    m.verdict = Verdict::kAmbiguous;
-    m.note = fmt::format(
-        "every point moved {:+.1f} % together: a slow (or fast) phase of the machine, or a change "
-        "that touches every probe; the other verdicts are relative to it; ",
-        100 * m.change);
-  }
-  m.note += "the median over the points, taken out of each point and roof; " + spread_note(m);
+  MachineFactorEvidence e;
+  e.history = f.night;
+  e.history_se = median_of(f.night_se);
+  e.tonight = f.current;
+  e.tonight_noise = f.current_noise;
+  e.history_noise = median_of(f.night_noise);
+  judge_machine_factor(m, e, o);
   return m;
 }
 
@@ -518,6 +531,53 @@ std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnaly
     if (std::find(quiet.begin(), quiet.end(), h) == quiet.end()) left_out.push_back(h->label);
   return quiet;
 }
+
+namespace {
+
+// What explains a machine-wide slowdown, and what it cost the roofs. Over all the night's points:
+// a lower GPU clock or a new throttle reason (clock-limited, stays SLOWER unless
+// --clock-limited-ambiguous: a runner that throttles is a finding), else waiting for a CPU that
+// explains it (machine busy, AMBIGUOUS, as for any metric). Then the roofs whose absolute
+// change is a slowdown beyond the factor's tolerance and their own: what the night lost.
+void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const CompareOptions& o) {
+  MetricComparison& m = *c.machine;
+  ClockEvidence clocks;
+  WaitSamples waits;
+  for (const PointRow& r : rows) {
+    if (!r.current->verified) continue;
+    add_tonight(clocks, *r.current);
+    waits.add_tonight(*r.current);
+    for (const Point* p : r.nights)
+      if (p) {
+        add_history(clocks, *p);
+        waits.add_history(*p);
+      }
+  }
+  annotate_clocks(m, clocks, false);
+  if (m.clock_limited && o.clock_limited_ambiguous && m.verdict == Verdict::kSlower) {
+    m.verdict = Verdict::kAmbiguous;
+    m.note = "not gated (--clock-limited-ambiguous); " + m.note;
+  }
+  if (!m.clock_limited) annotate_cpu_wait(m, waits.evidence());
+  if (m.verdict == Verdict::kSame || m.change >= 0) return;
+  // A roof lost what the night lost when its absolute slowdown is beyond the factor's tolerance
+  // and beyond what its own spread across the nights tolerates (a roof fitted from few points
+  // moves more between nights than the median over all of them).
+  std::string lost;
+  for (const auto& r : c.roofs)
+    if (r.absolute_change && *r.absolute_change > -1 &&
+        std::log1p(*r.absolute_change) < std::log1p(-std::max(m.tolerance, r.absolute_tolerance))) {
+      c.machine_roofs.push_back(r.metric);
+      lost += fmt::format("{}{} {:+.1f} %", lost.empty() ? "" : ", ", r.metric,
+                          100 * *r.absolute_change);
+    }
+  m.note = fmt::format("every point moved {:+.1f} % together; {}; ", 100 * m.change,
+                       lost.empty() ? "no roof lost as much in absolute terms"
+                                    : "roofs lost in absolute terms: " + lost) +
+           m.note;
+}
+
+}  // namespace
 
 Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
                            const FileAnalysis& current, const CompareOptions& o) {
@@ -694,6 +754,7 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
         if (in_group(p)) w.add_history(p);
     annotate_cpu_wait(m, w.evidence());
   }
+  if (c.machine) explain_machine(c, rows, o);
   for (const auto& pc : current.results.points)
     if (!baseline_names.count(pc.name)) c.not_compared.push_back(pc.name + ": not in the baseline");
   return c;

@@ -32,6 +32,18 @@ struct CompareOptions {
   double k = 10;
   // With fewer history nights the spread is unknown: speed changes are reported, not gated.
   int min_history = 3;
+  // The machine-wide factor (every point together) is judged against its own spread across the
+  // history nights (compare/machine_factor.hpp): tolerance = max(machine_threshold, machine_k ×
+  // spread). 5, not k's 10: it is one statistic per night, not hundreds, and a median over every
+  // point, without the heavy tails of single points. On the recorded nights of
+  // tests/data/gate-history (each quiet night held against the six others, times × 0.99–1.01,
+  // 20 variants) the largest A/A excursion was 2.4 spreads and night-08 against the seven before
+  // it (a slow phase of the shared VM, 14 % slower) 3.7; a uniform -10 % was 6.0 or more.
+  double machine_k = 5;
+  double machine_threshold_pct = 1;
+  // A machine-wide slowdown that a lower GPU clock or a new throttle reason explains stays SLOWER
+  // "clock-limited" (a runner that throttles is a finding); true makes it AMBIGUOUS, not gated.
+  bool clock_limited_ambiguous = false;
 };
 
 struct MetricComparison {
@@ -63,6 +75,16 @@ struct MetricComparison {
   // SLOWER or AMBIGUOUS (a slowdown) while the clock was lower than the history's or a new
   // throttle reason appeared: the kernel may be unchanged and the machine slower.
   bool clock_limited = false;
+  // Roofs: the history's median of the roof as measured (the nights' machine-wide factors left
+  // in) and tonight's change against it, what the machine delivered; `change` and `baseline_value`
+  // are relative to the night's factor. `absolute_change` is unset where tonight has no value.
+  std::string absolute_baseline;  // formatted
+  double absolute_baseline_value = 0;
+  std::optional<double> absolute_change;
+  // The slowdown of the roof as measured that its own spread across the history nights
+  // tolerates, as the machine-wide factor's rule sets it (--machine-k spreads, at least
+  // --machine-threshold); 0 where unknown.
+  double absolute_tolerance = 0;
   // Peak points and P with both clocks known: the change of FLOP per SM cycle (equal clock).
   std::optional<double> change_per_cycle;
   // Share of the samples' time this process's threads waited for a CPU (schedstat; < 0 where not
@@ -77,8 +99,13 @@ struct Comparison {
   std::vector<MetricComparison> roofs;    // P, B and B_read per space × dtype
   std::vector<MetricComparison> points;   // each probe point's median, matched by name
   std::vector<std::string> not_compared;  // new points, or points the baseline did not verify
-  // The night's machine-wide factor (every point together) when it was taken out; never fails.
+  // The night's machine-wide factor (every point together) when it was taken out, judged against
+  // its spread across the history nights: SLOWER fails the gate like any other metric.
   std::optional<MetricComparison> machine;
+  // When the machine-wide factor is a slowdown beyond its tolerance: the roofs whose absolute
+  // change is a slowdown beyond it too (and beyond their own absolute_tolerance), the roofs
+  // the night lost.
+  std::vector<std::string> machine_roofs;
   std::vector<std::string> history;  // labels of the history nights, oldest first
   int history_nights = 0;
   // History nights measured on a busy machine and left out because enough quiet ones remain
@@ -107,6 +134,9 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 // scaled to estimate the standard deviation of relative changes (with a small-sample factor);
 // < 0 with fewer than 3 values.
 double robust_log_spread(const std::vector<double>& values);
+
+// The z with a two-sided normal p of `p`.
+double z_two_sided(double p);
 
 // A slowdown is the machine's being busy when tonight's threads waited for a CPU at least
 // kBusyShare of the time, kBusyShare more than in the history, and the change with every

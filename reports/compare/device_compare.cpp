@@ -59,10 +59,15 @@ Comparison compare_devices(std::vector<Results> history, Results current, const 
         first ? c.quiet_history_nights : std::min(all.quiet_history_nights, c.quiet_history_nights);
     all.roofs.insert(all.roofs.end(), c.roofs.begin(), c.roofs.end());
     all.points.insert(all.points.end(), c.points.begin(), c.points.end());
-    // One machine-wide row: the device whose night moved most (its verdict never fails).
+    // One machine-wide row: a device whose night is SLOWER (it fails the gate) before one that
+    // is not, else the device whose night moved most. Every device's lost roofs are listed.
+    for (const auto& r : c.machine_roofs) all.machine_roofs.push_back(label + ": " + r);
     if (c.machine) {
       c.machine->metric = label + ": " + c.machine->metric;
-      if (!all.machine || std::fabs(c.machine->change) > std::fabs(all.machine->change))
+      const auto slower = [](const MetricComparison& m) { return m.verdict == Verdict::kSlower; };
+      if (!all.machine || slower(*c.machine) > slower(*all.machine) ||
+          (slower(*c.machine) == slower(*all.machine) &&
+           std::fabs(c.machine->change) > std::fabs(all.machine->change)))
         all.machine = c.machine;
     }
     if (first) all.history = c.history;

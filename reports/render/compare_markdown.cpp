@@ -106,6 +106,9 @@ std::string detectable(const MetricComparison& m) {
 // "P OpenMP/fp64: 3.1 %, B OpenMP/fp64: 31 %; points: median 6 %, largest 40 % (`x`)".
 std::string catch_line(const Comparison& c) {
   std::string s;
+  if (c.machine)
+    s = fmt::format("every point together (the minimum detectable machine-wide change): {}",
+                    detectable(*c.machine));
   for (const auto& m : c.roofs) {
     if (m.verdict == Verdict::kMissing) continue;
     s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", md_code(m.metric), detectable(m));
@@ -126,6 +129,30 @@ std::string catch_line(const Comparison& c) {
   }
   if (none) s += fmt::format("; {} points: none (too few samples for the test)", none);
   return s;
+}
+
+// Each roof as measured against the history's (absolute) and with the night's machine-wide
+// factor taken out (relative, what the verdict judges); the absolute change is what the machine
+// delivered, the relative one what moved against the rest of the night.
+std::string roof_table(const Comparison& c) {
+  std::string rows;
+  for (const auto& m : c.roofs) {
+    if (!m.absolute_change) continue;
+    const bool lost = std::find(c.machine_roofs.begin(), c.machine_roofs.end(), m.metric) !=
+                      c.machine_roofs.end();
+    rows += fmt::format("| {} | {} | {} | {:+.1f} %{} | {:+.1f} % | {} |\n", md_code(m.metric),
+                        m.absolute_baseline, m.current, 100 * *m.absolute_change,
+                        lost ? " **lost**" : "", 100 * m.change, verdict_name(m.verdict));
+  }
+  if (rows.empty()) return {};
+  const std::string factor =
+      c.machine ? fmt::format("every point together {:+.1f} %, {}", 100 * c.machine->change,
+                              verdict_name(c.machine->verdict))
+                : std::string("no machine-wide factor taken out: fewer than 3 history nights");
+  return "**Roofs, absolute and relative to the night** (" + factor +
+         "):\n\n| roof | history (as measured) | current | absolute | relative | verdict "
+         "(relative) |\n|---|---|---|---|---|---|\n" +
+         rows + "\n";
 }
 
 }  // namespace
@@ -167,7 +194,8 @@ std::string render_compare_markdown(const std::string& current, const Comparison
   if (!c.gates_speed)
     md += fmt::format(
         "**History too short to gate on speed: {} night{}, {} needed.** SLOWER is reported but "
-        "does not fail; MISSING and FAILED do.\n\n",
+        "does not fail (a machine-wide change needs 3 nights to be judged at all); MISSING and "
+        "FAILED do.\n\n",
         c.history_nights, c.history_nights == 1 ? "" : "s", o.min_history);
 
   std::vector<const MetricComparison*> changed;
@@ -185,6 +213,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
     for (const auto* m : changed) md += row(*m);
     md += "\n";
   }
+  md += roof_table(c);
   md += clock_lines(c);
   md += busy_line(c);
   md +=
@@ -223,9 +252,15 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "- Every point together: with 3 history nights or more and at least 5 points, "
       "each night's machine-wide factor (the median over the points of the time over the "
       "history's median) is taken out of every point and roof first, so that a slow phase of a "
-      "shared machine does not read as a regression of everything. The factor is reported; "
-      "beyond its tolerance it is AMBIGUOUS and never fails the gate, so a change that slows "
-      "every probe alike shows there, not as SLOWER.\n"
+      "shared machine does not read as a regression of everything: those verdicts are relative "
+      "to the night. The factor itself is judged against its own spread across the history "
+      "nights (each night's factor against the others'; at least the nights' own standard "
+      "error, widened by tonight's when tonight's points scatter more): beyond the larger of "
+      "--machine-threshold ({:g} %) and --machine-k ({:g}) spreads it is SLOWER (or FASTER), "
+      "naming the roofs that lost as much in absolute terms; AMBIGUOUS machine busy when waiting "
+      "for a CPU explains it; SLOWER clock-limited, with the clocks, when tonight's GPU clock was "
+      "lower or a new throttle reason appeared (AMBIGUOUS with --clock-limited-ambiguous). Each "
+      "roof is shown both absolute and relative to the night.\n"
       "- P and B: each file is fitted with its own percentile bootstrap (1000 resamples); "
       "tonight's replicates over those of the history nights in turn give a two-sided bootstrap "
       "p-value for \"no change\". B_read: a normal approximation from both 95 % intervals and "
@@ -241,7 +276,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "or not fitted now. The exit status is 1 when something is FAILED or MISSING, or SLOWER "
       "with at least --min-history ({}) history nights.\n\n"
       "</details>\n",
-      o.threshold_pct, o.k, o.min_history);
+      o.threshold_pct, o.k, o.machine_threshold_pct, o.machine_k, o.min_history);
   return md;
 }
 
