@@ -77,6 +77,11 @@ bool is_tensor_point(const Point& p) {
   return unit == "tensor" || unit == "matrix";
 }
 
+std::string point_accumulate(const Point& p) {
+  const std::string acc = p.param("accumulate");
+  return acc.empty() ? p.param("c_dtype") : acc;
+}
+
 double moved_per_counted(const Point& p, bool device_space) {
   const Traffic* t = traffic_of(p);
   if (device_space || !t) return 1;
