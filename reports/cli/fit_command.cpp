@@ -68,6 +68,8 @@ nlohmann::json matrix_json(const MatrixRoofFit& m) {
       {"accumulate", m.accumulate.empty() ? nlohmann::json() : nlohmann::json(m.accumulate)},
       {"bandwidth_dtype",
        m.bandwidth_dtype.empty() ? nlohmann::json() : nlohmann::json(m.bandwidth_dtype)},
+      {"read_bandwidth_dtype",
+       m.read_bandwidth_dtype.empty() ? nlohmann::json() : nlohmann::json(m.read_bandwidth_dtype)},
       {"ridge_point", nullptr},
       {"ridge_point_ci", nullptr},
       {"read_ridge_point", nullptr},

@@ -27,7 +27,7 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
       // Without a B (a tf32 group) the matrix roof bounds by its peak only.
       const std::optional<Roof> mr = g->fit.matrix_roof();
       const double b = mr ? mr->bandwidth : 1e300;
-      const GroupAnalysis* bg = a.find(p.space, m.bandwidth_dtype);
+      const GroupAnalysis* bg = a.find(p.space, m.read_bandwidth_dtype);
       const double b_read = bg && bg->fit.read_bandwidth ? bg->fit.read_bandwidth->value : 0.0;
       roof = {m.peak.value, std::max(b, b_read)};
       high = {m.peak.ci.high, roof.bandwidth};

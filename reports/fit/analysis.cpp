@@ -56,6 +56,19 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
     if (const GroupAnalysis* s = a.find(g.fit.space, storage_dtype(g.fit.dtype)))
       set_matrix_ridges(*m, s->fit);
   }
+  // A group without a read kernel (fp16, bf16: the sweep reads in fp64 and fp32 only) places
+  // its matrix roof against the space's highest B_read, as the above-roof check holds every
+  // point against the highest memory roof measured.
+  for (auto& g : a.groups) {
+    auto& m = g.fit.matrix;
+    if (!m || !m->ridge || m->read_ridge) continue;
+    const GroupFit* best = nullptr;
+    for (const auto& other : a.groups)
+      if (other.fit.space == g.fit.space && other.fit.read_bandwidth &&
+          (!best || other.fit.read_bandwidth->value > best->read_bandwidth->value))
+        best = &other.fit;
+    if (best) set_matrix_read_ridge(*m, *best);
+  }
   return a;
 }
 

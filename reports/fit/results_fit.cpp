@@ -76,12 +76,16 @@ void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth) {
   for (const Roof& r : f.replicates) b.push_back(r.bandwidth);
   matrix.ridge = matrix.peak.value / f.estimate.roof.bandwidth;
   matrix.ridge_ci = ratio_interval(matrix.peak.replicates, b, *matrix.ridge);
-  if (bandwidth.read_bandwidth) {
-    const LevelFit& read = *bandwidth.read_bandwidth;
-    matrix.read_ridge = matrix.peak.value / read.value;
-    matrix.read_ridge_ci =
-        ratio_interval(matrix.peak.replicates, read.replicates, *matrix.read_ridge);
-  }
+  if (bandwidth.read_bandwidth) set_matrix_read_ridge(matrix, bandwidth);
+}
+
+void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth) {
+  if (!read_bandwidth.read_bandwidth) return;
+  const LevelFit& read = *read_bandwidth.read_bandwidth;
+  matrix.read_bandwidth_dtype = read_bandwidth.dtype;
+  matrix.read_ridge = matrix.peak.value / read.value;
+  matrix.read_ridge_ci =
+      ratio_interval(matrix.peak.replicates, read.replicates, *matrix.read_ridge);
 }
 
 std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Results& r) {

@@ -20,6 +20,9 @@ struct MatrixRoofFit {
   // The dtype whose B the ridges use: the group's own, or the storage type's (tf32 multiplies
   // fp32 data, whose B the fp32 group measures); empty while no B is known.
   std::string bandwidth_dtype;
+  // The dtype whose B_read the read ridge uses: the group's own, else the space's highest
+  // (16-bit groups run no read kernel; bytes read are bytes whatever their type).
+  std::string read_bandwidth_dtype;
   std::optional<double> ridge, read_ridge;
   Interval ridge_ci, read_ridge_ci;
 };
@@ -44,6 +47,8 @@ struct GroupFit {
 // Sets the ridges of `matrix` from the B and B_read of `bandwidth` (the same group, or the one
 // of its storage type); leaves them unset when `bandwidth` has no fit.
 void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth);
+// Sets only the read ridge, from the B_read of `read_bandwidth` (unset when it has none).
+void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth);
 
 // The observations that define the group's roofs (roof_roles.hpp), with what they are in words.
 // Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no B point at

@@ -123,17 +123,19 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
       const auto& m = gf.matrix;
       const std::string p_matrix = m ? format_flops_with_ci(m->peak.value, m->peak.ci) : "–";
       const std::string ridge = m ? ridge_cell(m->ridge, m->ridge_ci) : "–";
-      const std::string read_ridge = m ? ridge_cell(m->read_ridge, m->read_ridge_ci) : "–";
+      std::string read_ridge = m ? ridge_cell(m->read_ridge, m->read_ridge_ci) : "–";
+      if (m && m->read_ridge && m->read_bandwidth_dtype != gf.dtype)
+        read_ridge += " (" + md_text(m->read_bandwidth_dtype) + "'s B_read)";
       if (!gf.fit) {
         if (m) {  // a GEMM alone (tf32): its roof, the ridges on its storage type's B
           roofs += table_row(row, {"–", p_matrix, "–", "–", "–", ridge, read_ridge});
-          notes += fmt::format(
-              "- {}{} {}: no vector roofs (only the library GEMM ran){}\n",
-              several ? md_text(f.label) + " " : "", md_text(gf.space), md_text(gf.dtype),
-              m->bandwidth_dtype.empty()
-                  ? std::string("; no B to place it against")
-                  : "; I*_matrix uses B and B_read of " + md_text(m->bandwidth_dtype) +
-                        ", the type its operands are stored in");
+          notes += fmt::format("- {}{} {}: no vector roofs (only the library GEMM ran){}\n",
+                               several ? md_text(f.label) + " " : "", md_text(gf.space),
+                               md_text(gf.dtype),
+                               m->bandwidth_dtype.empty()
+                                   ? std::string("; no B to place it against")
+                                   : "; I*_matrix uses the B of " + md_text(m->bandwidth_dtype) +
+                                         ", the type its operands are stored in");
           continue;
         }
         notes += fmt::format("- {}{} {}: {}\n", several ? md_text(f.label) + " " : "",
@@ -219,7 +221,8 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
         "\nP_vector is the peak FLOP/s of the vector units (FMAs), P_matrix that of the tensor or "
         "matrix units (the best verified library GEMM), B the DRAM bandwidth, B_read the "
         "read-only bandwidth. The ridge points I*_vector = P_vector/B and I*_matrix = P_matrix/B "
-        "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does) "
+        "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does; "
+        "where a dtype ran no read kernel, against the space's highest B_read, named) "
         "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold 95 % "
         "bootstrap intervals.\n\n";
     md += head +

@@ -178,7 +178,8 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     if (s.matrix_peak) {
       const double ridge = *s.matrix_peak / s.roof.bandwidth;
       widen(ridge / 10, *s.matrix_peak);
-      widen(ridge * 10, *s.matrix_peak);
+      // Room above the matrix roof for its labels (it is often the highest line of the chart).
+      widen(ridge * 10, 2 * *s.matrix_peak);
     }
     for (const auto& p : s.points) widen(p.intensity, p.flops_per_s);
   }
@@ -364,8 +365,9 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     if (s.matrix_peak) {
       const std::string m_text = "P_matrix " + format_flops(*s.matrix_peak);
       std::vector<LabelPlacer::At> m_at;
-      for (double dy : {-5.0, -19.0, 15.0, -33.0, 29.0})
-        m_at.push_back({f.right - 6, ax.y(*s.matrix_peak) + dy});
+      for (double dx : {0.0, 60.0, 120.0, 180.0})
+        for (double dy : {-5.0, -19.0, 15.0, -33.0, 29.0})
+          m_at.push_back({f.right - 6 - dx, ax.y(*s.matrix_peak) + dy});
       if (auto a = labels.place(m_at, m_text, 11, "end"))
         label_layer += label_svg(*a, m_text, color, 11, "end");
     }

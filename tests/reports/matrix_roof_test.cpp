@@ -157,6 +157,22 @@ TEST(MatrixRoof, AMatrixUnitGemmIsHeldAgainstTheMatrixRoof) {
 }
 
 // tf32 multiplies fp32 arrays and runs only the GEMM: its ridges use the fp32 group's B.
+// fp16 and bf16 run no read kernel: the read ridge uses the space's highest B_read, named.
+TEST(MatrixRoof, WithoutItsOwnReadKernelTheSpacesHighestBReadPlacesIt) {
+  json pts = vector_roofs("fp64", 33e12);
+  json bf16 = vector_roofs("bf16", 128e12);
+  bf16.erase(2);  // no read kernel in bf16
+  for (auto& p : bf16) pts.push_back(p);
+  pts.push_back(gemm("bf16", 8192, 785e12));
+  const FileAnalysis a = analyze(results(pts), 100);
+  const GroupAnalysis* g = a.find("Cuda", "bf16");
+  ASSERT_TRUE(g && g->fit.matrix && g->fit.matrix->read_ridge);
+  EXPECT_FALSE(g->fit.read_bandwidth);
+  EXPECT_EQ(g->fit.matrix->bandwidth_dtype, "bf16");
+  EXPECT_EQ(g->fit.matrix->read_bandwidth_dtype, "fp64");
+  EXPECT_NEAR(*g->fit.matrix->read_ridge, 785e12 / 4.4e12, 0.5);
+}
+
 TEST(MatrixRoof, Tf32TakesItsRidgesFromTheFp32Bandwidth) {
   json pts = vector_roofs("fp32", 64e12);
   pts.push_back(gemm("tf32", 8192, 400e12));
@@ -166,6 +182,7 @@ TEST(MatrixRoof, Tf32TakesItsRidgesFromTheFp32Bandwidth) {
   EXPECT_FALSE(tf32->fit.fit);
   ASSERT_TRUE(tf32->fit.matrix);
   EXPECT_EQ(tf32->fit.matrix->bandwidth_dtype, "fp32");
+  EXPECT_EQ(tf32->fit.matrix->read_bandwidth_dtype, "fp32");
   ASSERT_TRUE(tf32->fit.matrix->ridge);
   EXPECT_NEAR(*tf32->fit.matrix->ridge, 400e12 / 4e12, 0.5);
   EXPECT_NEAR(*tf32->fit.matrix->read_ridge, 400e12 / 4.4e12, 0.5);
