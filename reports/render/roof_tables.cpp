@@ -72,8 +72,8 @@ std::string versus_matrix_roof(const Point& p, const GroupFit& gf) {
 std::string matrix_row(const GroupFit& gf) {
   const MatrixRoofFit& m = *gf.matrix;
   return fmt::format(
-      "| **P_matrix** (tensor/matrix units{}) | {} | {} | {} | {} | compulsory: A, B and C once "
-      "|\n",
+      "| **P_matrix** (tensor/matrix units{}) | {} | {} | {} | {} | compulsory: each matrix "
+      "once |\n",
       m.accumulate.empty() ? "" : ", " + md_text(m.accumulate) + " accumulate",
       format_flops(m.peak.value), format_flops_ci(m.peak.ci, m.peak.value),
       spread_cell(m.peak.spread, m.peak.points, true), md_text("the envelope of " + m.from));
