@@ -82,11 +82,14 @@ std::string default_accumulate(const std::string& dtype) {
 std::optional<SpecPeak> MachineProfile::dense_peak(const std::string& dtype,
                                                    const std::string& unit,
                                                    const std::string& accumulate) const {
+  // Never the maximum over accumulate modes: an entry that names one must match the asked (or
+  // default) mode, else a 4090's fp16 is 330 TFLOP/s (fp16 accumulate) for an fp32-accumulating
+  // GEMM that can reach 165.
+  const std::string acc = accumulate.empty() ? default_accumulate(dtype) : accumulate;
   std::optional<SpecPeak> best;
   for (const auto& p : peaks)
     if (p.dense && p.dtype == dtype && (unit.empty() || p.unit == unit) &&
-        (accumulate.empty() || p.accumulate.empty() || p.accumulate == accumulate) &&
-        (!best || p.flops > best->flops))
+        (p.accumulate.empty() || p.accumulate == acc) && (!best || p.flops > best->flops))
       best = p;
   return best;
 }

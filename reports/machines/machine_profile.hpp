@@ -46,8 +46,9 @@ struct MachineProfile {
   int compute_units = 0;
   std::vector<SpecPeak> peaks;
 
-  // The highest dense peak for a dtype, optionally of one unit (its exact name) and of one
-  // accumulate mode (entries that give none match any), if the sheet lists one.
+  // The highest dense peak for a dtype, optionally of one unit (its exact name), at one
+  // accumulate mode (empty: default_accumulate; entries that name none match any), if the sheet
+  // lists one.
   std::optional<SpecPeak> dense_peak(const std::string& dtype, const std::string& unit = {},
                                      const std::string& accumulate = {}) const;
   // The sheet entry that grades a measurement of `dtype` on `kind` with `accumulate` (empty:
