@@ -14,19 +14,20 @@ namespace ridgeline {
 GemmTypeInfo gemm_type_info(GemmType t) {
   switch (t) {
     case GemmType::kFp64:
-      return {"fp64", 8, 8, "fp64 (CUBLAS_COMPUTE_64F; DMMA tensor cores where the GPU has them)",
-              52};
+      return {"fp64", 8,
+              8,      "fp64 (CUBLAS_COMPUTE_64F; DMMA tensor cores where the GPU has them)",
+              52,     "fp64"};
     case GemmType::kFp32:
-      return {"fp32", 4, 4, "fp32 (CUBLAS_COMPUTE_32F: no tensor cores)", 23};
+      return {"fp32", 4, 4, "fp32 (CUBLAS_COMPUTE_32F: no tensor cores)", 23, "fp32"};
     case GemmType::kTf32:
-      return {"tf32", 4, 4, "tf32 tensor cores, fp32 accumulate (CUBLAS_COMPUTE_32F_FAST_TF32)",
-              10};
+      return {"tf32", 4,     4, "tf32 tensor cores, fp32 accumulate (CUBLAS_COMPUTE_32F_FAST_TF32)",
+              10,     "fp32"};
     case GemmType::kFp16:
-      return {"fp16", 2, 4, "fp16 tensor cores, fp32 accumulate and output", 10};
+      return {"fp16", 2, 4, "fp16 tensor cores, fp32 accumulate and output", 10, "fp32"};
     case GemmType::kBf16:
-      return {"bf16", 2, 4, "bf16 tensor cores, fp32 accumulate and output", 7};
+      return {"bf16", 2, 4, "bf16 tensor cores, fp32 accumulate and output", 7, "fp32"};
   }
-  return {"?", 0, 0, "?", 0};
+  return {"?", 0, 0, "?", 0, "?"};
 }
 
 namespace {

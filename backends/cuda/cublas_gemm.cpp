@@ -41,6 +41,12 @@ class Cublas final : public VendorGemm {
     check(get_version(handle_, &v), "cublasGetVersion");
     library_ = "cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
                std::to_string(v % 100) + " (" + cublas_soname() + ", cublasGemmEx)";
+    // Spelled as info's "arch" (cuda_info.cpp): what gemm_unit decides the fp64 unit from.
+    const int device = Kokkos::Cuda().cuda_device();
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess)
+      arch_ = "sm_" + std::to_string(major) + std::to_string(minor);
   }
   ~Cublas() override {
     if (handle_) destroy_(handle_);
@@ -51,6 +57,7 @@ class Cublas final : public VendorGemm {
   Cublas& operator=(const Cublas&) = delete;
 
   std::string library() const override { return library_; }
+  std::string arch() const override { return arch_; }
 
   void gemm(GemmType type, std::size_t n, const void* a, const void* b, void* c) override {
     const int m = static_cast<int>(n);
@@ -103,6 +110,7 @@ class Cublas final : public VendorGemm {
   SetStream set_stream_ = nullptr;
   GemmEx gemm_ex_ = nullptr;
   std::string library_;
+  std::string arch_;  // empty when the runtime could not say: gemm_unit then says "vector" for fp64
 };
 
 }  // namespace

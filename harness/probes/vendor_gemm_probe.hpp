@@ -72,11 +72,14 @@ class VendorGemmProbe final : public Probe {
     info_.working_set_bytes = n * n * (2 * t_.in_bytes + t_.out_bytes);
     info_.flops = 2.0 * double(n) * double(n) * double(n);
     info_.bytes = double(n) * double(n) * double(2 * t_.in_bytes + t_.out_bytes);
-    const bool tensor = type != GemmType::kFp32;
+    // The unit by the device's architecture: an fp64 GEMM on an sm_89 runs on the vector units
+    // and is held against P, not P_matrix.
     info_.params = {{"n", n},
                     {"library", library.library()},
                     {"math", t_.math},
-                    {"unit", tensor ? "tensor" : "vector"},
+                    {"unit", gemm_unit(type, library.arch())},
+                    {"accumulate", t_.accumulate},
+                    {"arch", library.arch()},
                     {"data", "random, |x| in [2^-7, 1)"},
                     {"c_dtype", t_.out_bytes == 8 ? "fp64" : "fp32"}};
     info_.name = point_name("vendor_gemm", info_.space, info_.dtype, grade("n", n));

@@ -21,19 +21,38 @@ struct CalcOptions {
   std::string machine;
   std::string dtype = "fp32";
   std::string unit;
+  std::string accumulate;
 };
+
+// The sheet's figure for --dtype on --unit (vector or matrix) at --accumulate; without --unit the
+// matrix units' where the sheet lists them, as the textbook ridge (RTX 4090 bf16: 165 TFLOP/s
+// over 1008 GB/s) uses them.
+SpecPeak sheet_peak(const MachineProfile& m, const CalcOptions& o) {
+  std::optional<UnitKind> kind;
+  if (!o.unit.empty()) {
+    kind = unit_kind_named(o.unit);
+    if (!kind) throw InputError("", "--unit", "must be vector or matrix, got '" + o.unit + "'");
+  }
+  std::optional<SpecPeak> peak;
+  if (!kind || *kind == UnitKind::kMatrix)
+    peak = m.grading_peak(o.dtype, UnitKind::kMatrix, o.accumulate);
+  if (!peak && (!kind || *kind == UnitKind::kVector))
+    peak = m.grading_peak(o.dtype, UnitKind::kVector);
+  if (!peak)
+    throw InputError(
+        m.file, "peaks",
+        "no dense " + o.dtype + (kind ? std::string(" ") + unit_kind_name(*kind) : "") +
+            (o.accumulate.empty() ? "" : ", " + o.accumulate + " accumulate") + " peak listed");
+  return *peak;
+}
 
 int run_calc(const CalcOptions& o) {
   Roof roof{o.peak, o.bandwidth};
   std::string name = o.name;
   if (!o.machine.empty()) {
     const MachineProfile m = find_machine_profile(o.machine, machine_profiles_dir());
-    const auto peak = m.dense_peak(o.dtype, o.unit);
-    if (!peak)
-      throw InputError(
-          m.file, "peaks",
-          "no dense " + o.dtype + (o.unit.empty() ? "" : " " + o.unit) + " peak listed");
-    if (o.peak <= 0) roof.peak_flops = peak->flops;
+    const SpecPeak peak = sheet_peak(m, o);
+    if (o.peak <= 0) roof.peak_flops = peak.flops;
     if (o.bandwidth <= 0) roof.bandwidth = m.bandwidth;
     if (name.empty()) name = m.name;
   }
@@ -64,7 +83,11 @@ void add_calc_command(CLI::App& app, int& exit_code) {
   calc->add_option("--dtype", opts->dtype, "With --machine: which dtype's dense peak")
       ->capture_default_str();
   calc->add_option("--unit", opts->unit,
-                   "With --machine: vector, vector-packed, tensor or matrix (default: highest)");
+                   "With --machine: vector or matrix (tensor/matrix cores; default: matrix where "
+                   "the sheet lists it)");
+  calc->add_option("--accumulate", opts->accumulate,
+                   "With --machine and matrix units: accumulate mode (default: fp64 for fp64, "
+                   "else fp32)");
   calc->callback([opts, &exit_code] { exit_code = run_calc(*opts); });
 }
 

@@ -51,9 +51,11 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
           {"kind", kind},
           // Roofs in FLOP/s or byte/s, points as median seconds per call, the machine-wide
           // factor as throughput relative to the history.
-          {"unit", m.roof ? (m.metric.rfind("P", 0) == 0 ? "FLOP/s" : "byte/s")
-                   : kind == std::string("machine") ? "ratio"
-                                                    : "s"},
+          {"unit",
+           m.roof ? (m.metric.rfind("P ", 0) == 0 || m.metric.rfind("P_matrix ", 0) == 0 ? "FLOP/s"
+                                                                                         : "byte/s")
+           : kind == std::string("machine") ? "ratio"
+                                            : "s"},
           {"baseline", number_or_null(m.baseline_value)},
           {"current", measured ? number_or_null(m.current_value) : nullptr},
           {"change", number_or_null(m.change)},

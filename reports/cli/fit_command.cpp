@@ -56,6 +56,45 @@ std::string fit_text(const RoofFit& f) {
       format_flops(f.estimate.peak_spread.low), format_flops(f.estimate.peak_spread.high));
 }
 
+nlohmann::json interval_json(const Interval& i) { return {i.low, i.high}; }
+
+nlohmann::json matrix_json(const MatrixRoofFit& m) {
+  nlohmann::json j = {
+      {"value", m.peak.value},
+      {"ci", interval_json(m.peak.ci)},
+      {"spread", interval_json(m.peak.spread)},
+      {"points", m.peak.points},
+      {"from", m.from},
+      {"accumulate", m.accumulate.empty() ? nlohmann::json() : nlohmann::json(m.accumulate)},
+      {"bandwidth_dtype",
+       m.bandwidth_dtype.empty() ? nlohmann::json() : nlohmann::json(m.bandwidth_dtype)},
+      {"read_bandwidth_dtype",
+       m.read_bandwidth_dtype.empty() ? nlohmann::json() : nlohmann::json(m.read_bandwidth_dtype)},
+      {"ridge_point", nullptr},
+      {"ridge_point_ci", nullptr},
+      {"read_ridge_point", nullptr},
+      {"read_ridge_point_ci", nullptr}};
+  if (m.ridge) j["ridge_point"] = *m.ridge, j["ridge_point_ci"] = interval_json(m.ridge_ci);
+  if (m.read_ridge)
+    j["read_ridge_point"] = *m.read_ridge,
+    j["read_ridge_point_ci"] = interval_json(m.read_ridge_ci);
+  return j;
+}
+
+std::string matrix_text(const MatrixRoofFit& m) {
+  std::string s =
+      fmt::format("  P_matrix = {} 95% CI {} (envelope of {})\n", format_flops(m.peak.value),
+                  format_flops_ci(m.peak.ci, m.peak.value), m.from);
+  if (m.ridge)
+    s += fmt::format("  I*_matrix = {} 95% CI {}{}\n", format_intensity(*m.ridge),
+                     format_intensity_ci(m.ridge_ci),
+                     m.read_ridge
+                         ? fmt::format("; on B_read {} 95% CI {}", format_intensity(*m.read_ridge),
+                                       format_intensity_ci(m.read_ridge_ci))
+                         : "");
+  return s;
+}
+
 int fit_csv(const FitOptions& o) {
   Observations obs;
   for (const auto& p : load_csv_points(o.csv)) obs.add_point(p.intensity, p.flops_per_s);
@@ -92,6 +131,8 @@ int fit_results_file(const FitOptions& o) {
             {"ci", {g.read_bandwidth->ci.low, g.read_bandwidth->ci.high}},
             {"spread", {g.read_bandwidth->spread.low, g.read_bandwidth->spread.high}},
             {"from", g.read_bandwidth_from}};
+      // P_vector is "peak_flops" (kept for readers of earlier output); P_matrix beside it.
+      j["matrix_peak"] = g.matrix ? matrix_json(*g.matrix) : nlohmann::json();
       out.push_back(j);
     }
     std::cout << out.dump(2) << "\n";
@@ -102,6 +143,7 @@ int fit_results_file(const FitOptions& o) {
       if (g.read_bandwidth)
         std::cout << "  B_read = " << format_bytes_per_s(g.read_bandwidth->value) << " 95% CI "
                   << format_bytes_ci(g.read_bandwidth->ci, g.read_bandwidth->value) << "\n";
+      if (g.matrix) std::cout << matrix_text(*g.matrix);
       for (const auto& c : g.caveats) std::cout << "  note: " << c << "\n";
     }
   }

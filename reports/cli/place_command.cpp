@@ -2,9 +2,11 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
+#include "machines/machine_profile.hpp"
 #include "render/host_labels.hpp"
 #include "render/workload_markdown.hpp"
 #include "results/device_split.hpp"
@@ -18,8 +20,24 @@ struct PlaceOptions {
   std::vector<std::string> results;
   std::string intensities;
   WorkloadOptions workload;
+  std::string dtype;  // empty: every group
+  std::string unit = "vector";
   int rank = 0;  // of an MPI job's file
 };
+
+// The measured roof a kernel on `kind` units meets: min(P, I·B) for the vector units,
+// min(P_matrix, I·B) for the matrix units; nullopt with `why` when the group has none.
+std::optional<Roof> measured_roof(const GroupFit& g, UnitKind kind, std::string& why) {
+  if (kind == UnitKind::kMatrix) {
+    if (auto r = g.matrix_roof()) return r;
+    why = g.matrix ? "P_matrix measured, but no B to place it against"
+                   : "no matrix-unit roof (no verified library GEMM on tensor or matrix units)";
+    return std::nullopt;
+  }
+  if (g.fit) return g.fit->estimate.roof;
+  why = g.not_fitted;
+  return std::nullopt;
+}
 
 int run_place(const PlaceOptions& o) {
   check_workload_options(o.workload);
@@ -27,6 +45,8 @@ int run_place(const PlaceOptions& o) {
     throw InputError("", "--intensities",
                      "give either --intensities (a roofline table) or --workload (an LLM's "
                      "phases)");
+  const auto kind = unit_kind_named(o.unit);
+  if (!kind) throw InputError("", "--unit", "must be vector or matrix, got '" + o.unit + "'");
   std::vector<double> parsed;
   WorkloadRequest request;
   if (o.workload.workload.empty())
@@ -45,17 +65,29 @@ int run_place(const PlaceOptions& o) {
     std::cout << render_workload_markdown(request, hosts, "#");
     return kExitOk;
   }
-  for (const auto& a : files)
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const FileAnalysis& a = files[i];
+    std::string dtypes;
+    bool placed = false;
     for (const auto& g : a.groups) {
+      dtypes += (dtypes.empty() ? "" : ", ") + g.fit.dtype;
+      if (!o.dtype.empty() && g.fit.dtype != o.dtype) continue;
       const std::string name = a.results.hostname + " " + g.fit.space + " " + g.fit.dtype;
-      if (!g.fit.fit) {
-        std::cout << name << ": " << g.fit.not_fitted << "\n\n";
+      std::string why;
+      const auto roof = measured_roof(g.fit, *kind, why);
+      if (!roof) {
+        std::cout << name << ": " << why << "\n\n";
         continue;
       }
-      const Roof& roof = g.fit.fit->estimate.roof;
-      std::cout << format_calc_table(name + " (fitted)", roof, resolve_intensities(parsed, roof))
-                << "\n";
+      placed = true;
+      const std::string how = *kind == UnitKind::kMatrix ? " (fitted, matrix units)" : " (fitted)";
+      std::cout << format_calc_table(name + how, *roof, resolve_intensities(parsed, *roof)) << "\n";
     }
+    if (!o.dtype.empty() && !placed)
+      throw InputError(
+          o.results[i], "--dtype",
+          "no " + o.dtype + " " + o.unit + " roof to place on (groups: " + dtypes + ")");
+  }
   return kExitOk;
 }
 
@@ -74,6 +106,11 @@ void add_place_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   place->add_option("--intensities", opts->intensities,
                     "Comma-separated FLOP/byte values, or the word 'ridge'");
+  place->add_option("--dtype", opts->dtype, "Only this dtype's roofs (default: every dtype)");
+  place
+      ->add_option("--unit", opts->unit,
+                   "vector (P, the FMA units) or matrix (P_matrix, tensor/matrix units)")
+      ->capture_default_str();
   add_workload_options(place, opts->workload);
   place->callback([opts, &exit_code] { exit_code = run_place(*opts); });
 }

@@ -55,6 +55,7 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
     ChartSeries s;
     s.label = (with_file ? f.label + " " : std::string()) + g.fit.space + " " + g.fit.dtype;
     s.roof = g.fit.fit->estimate.roof;
+    if (g.fit.matrix_roof()) s.matrix_peak = g.fit.matrix->peak.value;
     s.marker = marker;
     if (with_levels && !g.levels.empty())
       for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});

@@ -10,6 +10,7 @@
 
 #include "compare/machine_factor.hpp"
 #include "compare/mann_whitney.hpp"
+#include "fit/roof_roles.hpp"
 #include "render/units.hpp"
 
 namespace ridgeline {
@@ -200,17 +201,24 @@ std::string spread_note(const MetricComparison& m) {
   return fmt::format("spread {:.1f} % over {} nights", 100 * m.spread, m.nights);
 }
 
-enum class RoofKind { kPeak, kBandwidth, kRead };
+enum class RoofKind { kPeak, kBandwidth, kRead, kMatrix };
 
 struct RoofMetric {
   RoofKind kind;
   const char* prefix;
 };
-constexpr RoofMetric kRoofMetrics[] = {
-    {RoofKind::kPeak, "P "}, {RoofKind::kBandwidth, "B "}, {RoofKind::kRead, "B_read "}};
+constexpr RoofMetric kRoofMetrics[] = {{RoofKind::kPeak, "P "},
+                                       {RoofKind::kBandwidth, "B "},
+                                       {RoofKind::kRead, "B_read "},
+                                       {RoofKind::kMatrix, "P_matrix "}};
+
+// Roofs fitted as one level (B_read, P_matrix) carry an interval but no joint replicates with P
+// and B: their test is a normal approximation from the intervals.
+bool level_roof(RoofKind kind) { return kind == RoofKind::kRead || kind == RoofKind::kMatrix; }
 
 // The metric's value in one file's group; 0 when that file has none.
 double roof_value(const GroupAnalysis* g, RoofKind kind) {
+  if (g && kind == RoofKind::kMatrix) return g->fit.matrix ? g->fit.matrix->peak.value : 0;
   if (!g || !g->fit.fit) return 0;
   switch (kind) {
     case RoofKind::kPeak:
@@ -223,13 +231,18 @@ double roof_value(const GroupAnalysis* g, RoofKind kind) {
 }
 
 std::string format_roof(RoofKind kind, double v) {
-  return kind == RoofKind::kPeak ? format_flops(v) : format_bytes_per_s(v);
+  return kind == RoofKind::kPeak || kind == RoofKind::kMatrix ? format_flops(v)
+                                                              : format_bytes_per_s(v);
 }
 
-// Relative standard error of B_read from its 95 % interval (it has no bootstrap replicates).
-double read_log_se(const GroupAnalysis* g) {
-  if (!g || !g->fit.read_bandwidth) return 0;
-  const Interval& ci = g->fit.read_bandwidth->ci;
+// Relative standard error of a level roof (B_read, P_matrix) from its 95 % interval.
+double level_log_se(const GroupAnalysis* g, RoofKind kind) {
+  if (!g) return 0;
+  const LevelFit* level = kind == RoofKind::kMatrix
+                              ? (g->fit.matrix ? &g->fit.matrix->peak : nullptr)
+                              : (g->fit.read_bandwidth ? &*g->fit.read_bandwidth : nullptr);
+  if (!level) return 0;
+  const Interval& ci = level->ci;
   return ci.low > 0 && ci.high > ci.low ? std::log(ci.high / ci.low) / 3.92 : 0;
 }
 
@@ -246,7 +259,8 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
                    const GroupAnalysis* gc, const Factors& f, const CompareOptions& o,
                    Comparison& c) {
   const std::string group = gb.fit.space + "/" + gb.fit.dtype;
-  if (!gb.fit.fit) return;  // nothing to hold the current file to
+  // Without a fit in the newest night only P_matrix (a GEMM alone, tf32) can be held to.
+  if (!gb.fit.fit && !gb.fit.matrix) return;
   std::vector<const GroupAnalysis*> past;
   for (const FileAnalysis* h : history) past.push_back(h->find(gb.fit.space, gb.fit.dtype));
   for (const RoofMetric& rm : kRoofMetrics) {
@@ -263,7 +277,9 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
     const std::string metric = rm.prefix + group;
     const double vc_raw = roof_value(gc, rm.kind), vc = vc_raw * std::exp(f.current);
     if (vc_raw <= 0) {
-      const std::string why = !gc            ? "no point of " + group + " in the current file"
+      const std::string why = !gc ? "no point of " + group + " in the current file"
+                              : rm.kind == RoofKind::kMatrix
+                                  ? "no verified GEMM on matrix units in the current file"
                               : !gc->fit.fit ? "no fit in the current file: " + gc->fit.not_fitted
                                              : "no DRAM-sized read point in the current file";
       c.roofs.push_back(
@@ -284,9 +300,10 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
     m.baseline = format_roof(rm.kind, m.baseline_value);
     m.current = format_roof(rm.kind, vc_raw);
     m.change = vc / m.baseline_value - 1;
-    if (rm.kind == RoofKind::kRead) {
+    if (level_roof(rm.kind)) {
       // Normal approximation: both intervals and the night-to-night spread.
-      const double se2 = std::pow(read_log_se(gc), 2) + std::pow(read_log_se(&gb), 2) +
+      const double se2 = std::pow(level_log_se(gc, rm.kind), 2) +
+                         std::pow(level_log_se(&gb, rm.kind), 2) +
                          std::pow(std::max(m.spread, 0.0), 2);
       const double z = se2 > 0 ? std::fabs(std::log(vc / m.baseline_value)) / std::sqrt(se2) : 0;
       m.p_value = se2 > 0 ? std::erfc(z / std::sqrt(2.0)) : 1;
@@ -717,10 +734,13 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
     annotate_clocks(c.points[k], e, r.current->family == "peak");
   }
   for (auto& m : c.roofs) {
-    if (m.metric.rfind("P ", 0) != 0) continue;
-    const std::string group = m.metric.substr(2);
-    const auto in_group = [&group](const Point& p) {
-      return p.family == "peak" && p.measured() && p.verified && p.space + "/" + p.dtype == group;
+    // P from the group's peak points, P_matrix from its GEMMs on matrix units.
+    const bool matrix = m.metric.rfind("P_matrix ", 0) == 0;
+    if (!matrix && m.metric.rfind("P ", 0) != 0) continue;
+    const std::string group = m.metric.substr(m.metric.find(' ') + 1);
+    const auto in_group = [&group, matrix](const Point& p) {
+      return (matrix ? is_tensor_point(p) : p.family == "peak") && p.measured() && p.verified &&
+             p.space + "/" + p.dtype == group;
     };
     ClockEvidence e;
     for (const auto& p : current.results.points)
@@ -743,8 +763,10 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
   for (auto& m : c.roofs) {
     if (m.verdict == Verdict::kMissing) continue;
     const std::string group = m.metric.substr(m.metric.find(' ') + 1);
-    const auto in_group = [&group](const Point& p) {
-      return p.fittable() && p.space + "/" + p.dtype == group;
+    const bool matrix = m.metric.rfind("P_matrix ", 0) == 0;
+    const auto in_group = [&group, matrix](const Point& p) {
+      return (matrix ? is_tensor_point(p) && p.measured() && p.verified : p.fittable()) &&
+             p.space + "/" + p.dtype == group;
     };
     WaitSamples w;
     for (const auto& p : current.results.points)

@@ -96,7 +96,7 @@ struct MetricComparison {
 };
 
 struct Comparison {
-  std::vector<MetricComparison> roofs;    // P, B and B_read per space × dtype
+  std::vector<MetricComparison> roofs;    // P, B, B_read and P_matrix per space × dtype
   std::vector<MetricComparison> points;   // each probe point's median, matched by name
   std::vector<std::string> not_compared;  // new points, or points the baseline did not verify
   // The night's machine-wide factor (every point together) when it was taken out, judged against

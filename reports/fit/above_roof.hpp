@@ -1,10 +1,11 @@
 #pragma once
 // Points above their roof: a roof is only a roof if nothing measured on the machine sits above
-// it. Every verified point (ours or a library's, except those on tensor units, which P does not
-// describe) is held against the fitted roof of its space × dtype at its own intensity, the memory
-// roof being the higher of B and B_read; those more than `margin` above it are listed with the reason when
-// one is known: a working set that a cache holds is not bound by the DRAM roof, and a point below
-// the top of the roof's own 95 % interval is above the estimate only.
+// it. Every verified point (ours or a library's) is held against the fitted roof of its space ×
+// dtype at its own intensity (P_matrix for library GEMMs on tensor or matrix units, P for the
+// others), the memory roof being the higher of B and B_read; those more than `margin` above it
+// are listed with the reason when one is known: a working set that a cache holds is not bound by
+// the DRAM roof, and a point below the top of the roof's own 95 % interval is above the estimate
+// only.
 #include <string>
 #include <vector>
 

@@ -3,6 +3,13 @@
 #include "results/input_error.hpp"
 
 namespace ridgeline {
+namespace {
+
+// The dtype a matrix unit's operands are stored in, whose memory roof they stream through: tf32
+// is an fp32 array multiplied at reduced precision.
+std::string storage_dtype(const std::string& dtype) { return dtype == "tf32" ? "fp32" : dtype; }
+
+}  // namespace
 
 const GroupAnalysis* FileAnalysis::find(const std::string& space, const std::string& dtype) const {
   const auto it = group_index.find({space, dtype});
@@ -41,6 +48,27 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
   }
   a.results = std::move(results);
   for (const auto& p : a.results.points) a.group_points[{p.space, p.dtype}].push_back(&p);
+  // A matrix roof whose own group measured no B (tf32 runs only the GEMM) takes the B of its
+  // storage type's group.
+  for (auto& g : a.groups) {
+    auto& m = g.fit.matrix;
+    if (!m || m->ridge || storage_dtype(g.fit.dtype) == g.fit.dtype) continue;
+    if (const GroupAnalysis* s = a.find(g.fit.space, storage_dtype(g.fit.dtype)))
+      set_matrix_ridges(*m, s->fit);
+  }
+  // A group without a read kernel (fp16, bf16: the sweep reads in fp64 and fp32 only) places
+  // its matrix roof against the space's highest B_read, as the above-roof check holds every
+  // point against the highest memory roof measured.
+  for (auto& g : a.groups) {
+    auto& m = g.fit.matrix;
+    if (!m || !m->ridge || m->read_ridge) continue;
+    const GroupFit* best = nullptr;
+    for (const auto& other : a.groups)
+      if (other.fit.space == g.fit.space && other.fit.read_bandwidth &&
+          (!best || other.fit.read_bandwidth->value > best->read_bandwidth->value))
+        best = &other.fit;
+    if (best) set_matrix_read_ridge(*m, *best);
+  }
   return a;
 }
 

@@ -63,6 +63,31 @@ std::string bandwidth_points_used(const GroupObservations& g, const RoofEstimate
 
 }  // namespace
 
+std::optional<Roof> GroupFit::matrix_roof() const {
+  if (!matrix || !matrix->ridge) return std::nullopt;
+  return Roof{matrix->peak.value, matrix->peak.value / *matrix->ridge};
+}
+
+void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth) {
+  if (!bandwidth.fit) return;
+  const RoofFit& f = *bandwidth.fit;
+  matrix.bandwidth_dtype = bandwidth.dtype;
+  std::vector<double> b;
+  for (const Roof& r : f.replicates) b.push_back(r.bandwidth);
+  matrix.ridge = matrix.peak.value / f.estimate.roof.bandwidth;
+  matrix.ridge_ci = ratio_interval(matrix.peak.replicates, b, *matrix.ridge);
+  if (bandwidth.read_bandwidth) set_matrix_read_ridge(matrix, bandwidth);
+}
+
+void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth) {
+  if (!read_bandwidth.read_bandwidth) return;
+  const LevelFit& read = *read_bandwidth.read_bandwidth;
+  matrix.read_bandwidth_dtype = read_bandwidth.dtype;
+  matrix.read_ridge = matrix.peak.value / read.value;
+  matrix.read_ridge_ci =
+      ratio_interval(matrix.peak.replicates, read.replicates, *matrix.read_ridge);
+}
+
 std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Results& r) {
   std::vector<std::pair<std::string, std::string>> groups;
   for (const auto& p : r.points) {
@@ -77,8 +102,12 @@ GroupObservations observations_for(const Results& r, const std::string& space,
   GroupObservations g;
   const bool device = is_device_space(r, space);
   g.dram_working_set = dram_working_set_bytes(r, space);
-  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small, ladder;
+  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small, ladder, matrix;
   for (const auto& p : r.points) {
+    // Library points are never fitted, but a verified one on matrix units is what P_matrix is.
+    if (p.space == space && p.dtype == dtype && p.measured() && p.verified && is_tensor_point(p) &&
+        p.flops > 0 && !p.samples.empty())
+      matrix.push_back(&p);
     if (p.space != space || p.dtype != dtype || !p.fittable()) continue;
     const bool dram = dram_sized(p, g.dram_working_set);
     if (p.family == "fma" && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
@@ -134,6 +163,9 @@ GroupObservations observations_for(const Results& r, const std::string& space,
   }
   for (const Point* p : read) g.read.push_back(observation_of(*p, Counted::kBytes, false));
   g.read_from = describe(read);
+  for (const Point* p : matrix) g.matrix.push_back(observation_of(*p, Counted::kFlops, true));
+  g.matrix_points = matrix;
+  g.matrix_from = describe(matrix);
   return g;
 }
 
@@ -168,6 +200,16 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
     if (!obs.read.empty()) {
       g.read_bandwidth = fit_level(obs.read, replicates, seed);
       g.read_bandwidth_from = obs.read_from;
+    }
+    if (!obs.matrix.empty()) {
+      g.matrix = MatrixRoofFit{};
+      g.matrix->peak = fit_envelope(obs.matrix, replicates, seed);
+      g.matrix->from = obs.matrix_from;
+      const auto best = std::max_element(
+          obs.matrix.begin(), obs.matrix.end(),
+          [](const Observation& x, const Observation& y) { return x.rate() < y.rate(); });
+      g.matrix->accumulate = point_accumulate(*obs.matrix_points[best - obs.matrix.begin()]);
+      set_matrix_ridges(*g.matrix, g);
     }
     out.push_back(std::move(g));
   }

@@ -1,6 +1,6 @@
 #pragma once
 // Which points of a results file define which roof (fit/roof_roles.hpp), and the fit of each
-// execution space × dtype: P, B (DRAM) and B_read.
+// execution space × dtype: P (P_vector), B (DRAM), B_read and P_matrix.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +9,23 @@
 #include "results/results_model.hpp"
 
 namespace ridgeline {
+
+// P_matrix: the envelope of the verified library GEMMs on tensor or matrix units
+// (is_tensor_point), and its ridges I*_matrix = P_matrix / B and P_matrix / B_read (weight-
+// streaming GEMMs read far more than they write), with intervals from paired replicates.
+struct MatrixRoofFit {
+  LevelFit peak;
+  std::string from;        // e.g. "vendor_gemm n:8192"
+  std::string accumulate;  // of the point that sets the envelope (point_accumulate)
+  // The dtype whose B the ridges use: the group's own, or the storage type's (tf32 multiplies
+  // fp32 data, whose B the fp32 group measures); empty while no B is known.
+  std::string bandwidth_dtype;
+  // The dtype whose B_read the read ridge uses: the group's own, else the space's highest
+  // (16-bit groups run no read kernel; bytes read are bytes whatever their type).
+  std::string read_bandwidth_dtype;
+  std::optional<double> ridge, read_ridge;
+  Interval ridge_ci, read_ridge_ci;
+};
 
 struct GroupFit {
   std::string space, dtype;
@@ -21,19 +38,30 @@ struct GroupFit {
   std::optional<LevelFit> read_bandwidth;  // B_read (DRAM-sized read or dot points)
   std::string read_bandwidth_from;
   double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
+  std::optional<MatrixRoofFit> matrix;  // P_matrix, where a GEMM ran on matrix units
+  // P_vector's ridge I* = P/B is fit->estimate.roof.ridge_point(); the matrix roof min(P_matrix,
+  // I·B) when both P_matrix and B are known.
+  std::optional<Roof> matrix_roof() const;
 };
+
+// Sets the ridges of `matrix` from the B and B_read of `bandwidth` (the same group, or the one
+// of its storage type); leaves them unset when `bandwidth` has no fit.
+void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth);
+// Sets only the read ridge, from the B_read of `read_bandwidth` (unset when it has none).
+void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth);
 
 // The observations that define the group's roofs (roof_roles.hpp), with what they are in words.
 // Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no B point at
 // all (results before schema 1.1, or a run without the ladder) → the streaming kernels as a lower
 // bound; no peak point → the ladder's compute-bound rungs observe P.
 struct GroupObservations {
-  Observations roof;              // P and B
-  std::vector<Observation> read;  // B_read
+  Observations roof;                // P and B
+  std::vector<Observation> read;    // B_read
+  std::vector<Observation> matrix;  // P_matrix (verified GEMMs on matrix units)
   // The points behind roof.graded and roof.bandwidth, in the same order (to name the ones the
   // fit used).
-  std::vector<const Point*> graded_points, direct_points;
-  std::string bandwidth_from, peak_from, read_from;
+  std::vector<const Point*> graded_points, direct_points, matrix_points;
+  std::string bandwidth_from, peak_from, read_from, matrix_from;
   std::vector<std::string> caveats;
   double dram_working_set = 0;
 };

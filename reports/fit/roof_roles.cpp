@@ -77,6 +77,11 @@ bool is_tensor_point(const Point& p) {
   return unit == "tensor" || unit == "matrix";
 }
 
+std::string point_accumulate(const Point& p) {
+  const std::string acc = p.param("accumulate");
+  return acc.empty() ? p.param("c_dtype") : acc;
+}
+
 double moved_per_counted(const Point& p, bool device_space) {
   const Traffic* t = traffic_of(p);
   if (device_space || !t) return 1;
@@ -85,7 +90,8 @@ double moved_per_counted(const Point& p, bool device_space) {
 
 std::string bytes_convention(const Point& p, bool device_space) {
   if (p.family == "peak") return "register-only: one store per work item";
-  if (p.probe == "gemm") return "compulsory: each matrix once (3·n²), whatever the blocking moves";
+  if (p.probe == "gemm" || p.probe == "vendor_gemm")
+    return "compulsory: each matrix once (3·n²), whatever the blocking moves";
   const Traffic* t = traffic_of(p);
   if (!t) return "as the probe counts them";
   if (t->allocating == 0) return fmt::format("moved ({})", t->moved);

@@ -33,8 +33,13 @@ RoofRole roof_role(const Point& p, bool device_space);
 double moved_per_counted(const Point& p, bool device_space);
 
 // A library point that ran on tensor or matrix units (vendor_gemm records `unit`): the vector
-// roofs do not bound it; the report holds it against the sheet's tensor figure instead.
+// roofs do not bound it; it defines P_matrix (fit/results_fit.hpp) and is held against it.
 bool is_tensor_point(const Point& p);
+
+// The accumulate mode of such a point: `params.accumulate`, or for results that predate it the
+// type of C (`params.c_dtype`: cuBLAS accumulates 16-bit and tf32 products in the type it
+// stores), else empty.
+std::string point_accumulate(const Point& p);
 
 // How the point's bytes are counted, in a few words for the report.
 std::string bytes_convention(const Point& p, bool device_space);

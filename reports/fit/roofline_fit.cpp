@@ -224,7 +224,36 @@ LevelFit fit_level(const std::vector<Observation>& obs, int replicates, std::uin
     values.push_back(std::exp(tukey_biweight_location(draw)));
   }
   f.ci = percentile_interval(values, f.value);
+  f.replicates = std::move(values);
   return f;
+}
+
+LevelFit fit_envelope(const std::vector<Observation>& obs, int replicates, std::uint64_t seed) {
+  if (obs.empty()) throw FitError("no observation of this roof");
+  std::vector<double> logs;
+  for (const auto& o : obs) logs.push_back(std::log(o.rate()));
+  LevelFit f;
+  f.value = std::exp(*std::max_element(logs.begin(), logs.end()));
+  f.spread = range_of(logs);
+  f.points = static_cast<int>(obs.size());
+  std::mt19937_64 rng(seed);
+  std::vector<double> values;
+  for (int r = 0; r < replicates; ++r) {
+    double best = 0;
+    for (const auto& o : obs) best = std::max(best, redrawn_rate(o, rng));
+    values.push_back(best);
+  }
+  f.ci = percentile_interval(values, f.value);
+  f.replicates = std::move(values);
+  return f;
+}
+
+Interval ratio_interval(const std::vector<double>& numerator,
+                        const std::vector<double>& denominator, double fallback) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < numerator.size() && i < denominator.size(); ++i)
+    if (denominator[i] > 0) ratios.push_back(numerator[i] / denominator[i]);
+  return percentile_interval(std::move(ratios), fallback);
 }
 
 }  // namespace ridgeline

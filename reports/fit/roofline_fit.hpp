@@ -91,8 +91,22 @@ struct LevelFit {
   double value = 0;
   Interval ci, spread;
   int points = 0;
+  std::vector<double> replicates;  // the bootstrap values behind `ci` (ratios pair them up)
 };
 LevelFit fit_level(const std::vector<Observation>& obs, int replicates = 1000,
                    std::uint64_t seed = kBootstrapSeed);
+
+// A roof that is the envelope of its points (P_matrix: the best of the library GEMMs on matrix
+// units, whose skinny shapes are below the roof by design, not noise): the largest per-point
+// rate, with the same repetition bootstrap (each replicate redraws every point's repetitions and
+// takes the largest median). Throws FitError when `obs` is empty.
+LevelFit fit_envelope(const std::vector<Observation>& obs, int replicates = 1000,
+                      std::uint64_t seed = kBootstrapSeed);
+
+// The 95 % percentile interval of numerator[i] / denominator[i] over paired bootstrap
+// replicates (independent fits: pairing by index is a draw of both); `fallback` when there are
+// none.
+Interval ratio_interval(const std::vector<double>& numerator,
+                        const std::vector<double>& denominator, double fallback);
 
 }  // namespace ridgeline

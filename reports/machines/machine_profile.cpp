@@ -63,13 +63,49 @@ bool optional_bool(const json& j, const std::string& key, const std::string& fil
 
 }  // namespace
 
+UnitKind unit_kind(const std::string& unit) {
+  return unit == "tensor" || unit == "matrix" ? UnitKind::kMatrix : UnitKind::kVector;
+}
+
+const char* unit_kind_name(UnitKind k) { return k == UnitKind::kMatrix ? "matrix" : "vector"; }
+
+std::optional<UnitKind> unit_kind_named(const std::string& word) {
+  if (word == "vector") return UnitKind::kVector;
+  if (word == "matrix") return UnitKind::kMatrix;
+  return std::nullopt;
+}
+
+std::string default_accumulate(const std::string& dtype) {
+  return dtype == "fp64" ? "fp64" : "fp32";
+}
+
 std::optional<SpecPeak> MachineProfile::dense_peak(const std::string& dtype,
-                                                   const std::string& unit) const {
+                                                   const std::string& unit,
+                                                   const std::string& accumulate) const {
+  // Never the maximum over accumulate modes: an entry that names one must match the asked (or
+  // default) mode, else a 4090's fp16 is 330 TFLOP/s (fp16 accumulate) for an fp32-accumulating
+  // GEMM that can reach 165.
+  const std::string acc = accumulate.empty() ? default_accumulate(dtype) : accumulate;
   std::optional<SpecPeak> best;
   for (const auto& p : peaks)
     if (p.dense && p.dtype == dtype && (unit.empty() || p.unit == unit) &&
-        (!best || p.flops > best->flops))
+        (p.accumulate.empty() || p.accumulate == acc) && (!best || p.flops > best->flops))
       best = p;
+  return best;
+}
+
+std::optional<SpecPeak> MachineProfile::grading_peak(const std::string& dtype, UnitKind kind,
+                                                     const std::string& accumulate) const {
+  if (kind == UnitKind::kVector) {
+    if (auto p = dense_peak(dtype, "vector")) return p;
+    return dense_peak(dtype, "vector-packed");
+  }
+  const std::string acc = accumulate.empty() ? default_accumulate(dtype) : accumulate;
+  std::optional<SpecPeak> best;
+  for (const char* unit : {"tensor", "matrix"}) {
+    const auto p = dense_peak(dtype, unit, acc);
+    if (p && (!best || p->flops > best->flops)) best = p;
+  }
   return best;
 }
 
@@ -116,6 +152,7 @@ MachineProfile load_machine_profile(const std::string& path) {
     p.flops = require_positive(peaks[i], "flops", path, at, kMaxPeakFlops);
     p.unit = require_string(peaks[i], "unit", path, at);
     p.accumulate = optional_string(peaks[i], "accumulate", path, at);
+    p.source = optional_string(peaks[i], "source", path, at);
     const json& dense = require(peaks[i], "dense", path, at);
     if (!dense.is_boolean()) throw InputError(path, at + "dense", "must be true or false");
     p.dense = dense.get<bool>();

@@ -8,12 +8,26 @@
 namespace ridgeline {
 
 struct SpecPeak {
-  std::string dtype;       // fp64 | fp32 | fp16 | bf16
+  std::string dtype;       // fp64 | fp32 | tf32 | fp16 | bf16 | fp8
   double flops = 0;        // FLOP/s
   std::string unit;        // vector | vector-packed | tensor | matrix
   std::string accumulate;  // empty for vector units
   bool dense = true;
+  std::string source;  // where this figure comes from, when not the sheet's own source
 };
+
+// What a figure or a measurement ran on, as far as grading goes: the vector units (FMAs, plain
+// or packed two to a register) or the matrix units (NVIDIA's tensor cores, AMD's matrix cores).
+enum class UnitKind { kVector, kMatrix };
+UnitKind unit_kind(const std::string& unit);  // tensor, matrix: kMatrix; the rest kVector
+const char* unit_kind_name(UnitKind k);       // "vector", "matrix"
+// The kind a command-line word names ("vector", "matrix"); nullopt for any other word.
+std::optional<UnitKind> unit_kind_named(const std::string& word);
+
+// The accumulate mode a matrix unit is graded at when the measurement does not say: the one the
+// harness's GEMMs use (fp64 for fp64 inputs, fp32 for the rest). Never the faster fp16
+// accumulate of consumer parts, which no fp32-accumulating GEMM can reach.
+std::string default_accumulate(const std::string& dtype);
 
 struct MachineProfile {
   std::string id;  // file stem, e.g. "rtx-4090"
@@ -32,8 +46,17 @@ struct MachineProfile {
   int compute_units = 0;
   std::vector<SpecPeak> peaks;
 
-  // The highest dense peak for a dtype (optionally of one unit kind), if the sheet lists one.
-  std::optional<SpecPeak> dense_peak(const std::string& dtype, const std::string& unit = {}) const;
+  // The highest dense peak for a dtype, optionally of one unit (its exact name), at one
+  // accumulate mode (empty: default_accumulate; entries that name none match any), if the sheet
+  // lists one.
+  std::optional<SpecPeak> dense_peak(const std::string& dtype, const std::string& unit = {},
+                                     const std::string& accumulate = {}) const;
+  // The sheet entry that grades a measurement of `dtype` on `kind` with `accumulate` (empty:
+  // default_accumulate): for vector units the plain vector figure, else the packed one (the FMA
+  // probes measure one of them, never a tensor figure); for matrix units the highest dense
+  // tensor or matrix figure of that accumulate mode.
+  std::optional<SpecPeak> grading_peak(const std::string& dtype, UnitKind kind,
+                                       const std::string& accumulate = {}) const;
 };
 
 // Reads and validates one profile; throws InputError naming the file and the field.

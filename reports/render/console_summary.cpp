@@ -29,7 +29,12 @@ std::string counts(const std::vector<const Point*>& points) {
 
 std::string console_summary(const FileAnalysis& a) {
   using Row = std::vector<std::string>;
+  // P and I* are the vector units' (P_vector); P_matrix and its ridge columns appear only where
+  // a GEMM ran on tensor or matrix units.
+  bool any_matrix = false;
+  for (const auto& g : a.groups) any_matrix = any_matrix || g.fit.matrix;
   std::vector<Row> rows = {{"space", "dtype", "points", "P", "B", "B_read", "I* (FLOP/byte)"}};
+  if (any_matrix) rows[0].insert(rows[0].end(), {"P_matrix", "I*_matrix"});
   std::vector<std::string> notes;
   std::string unmeasured;
   for (const auto& g : a.groups) {
@@ -55,6 +60,12 @@ std::string console_summary(const FileAnalysis& a) {
     row.push_back(f.fit ? format_sig(f.fit->estimate.roof.ridge_point()) + " " +
                               format_intensity_ci(f.fit->ridge_ci)
                         : "-");
+    if (any_matrix) {
+      const auto& m = f.matrix;
+      row.push_back(m ? format_flops_with_ci(m->peak.value, m->peak.ci) : "-");
+      row.push_back(m && m->ridge ? format_sig(*m->ridge) + " " + format_intensity_ci(m->ridge_ci)
+                                  : "-");
+    }
     rows.push_back(std::move(row));
   }
   std::vector<std::size_t> width(rows[0].size(), 0);

@@ -14,17 +14,23 @@
 namespace ridgeline {
 namespace {
 
-// The fitted P comes from FMA probes on the vector units (packed for 16-bit types): it is held
-// against the sheet's vector figure only, never a tensor or matrix one, which would make a
-// correct vector peak look like a tenth of the machine.
-std::optional<SpecPeak> spec_peak(const MachineProfile& m, const std::string& dtype) {
-  if (auto p = m.dense_peak(dtype, "vector")) return p;
-  return m.dense_peak(dtype, "vector-packed");
-}
-
 std::string cell_at(const Roof& roof, double i) {
   return fmt::format("{} ({})", format_flops(roof.attainable(i)),
                      roof.memory_bound(i) ? "memory-bound" : "compute-bound");
+}
+
+// A ridge and its interval, or "–".
+std::string ridge_cell(const std::optional<double>& ridge, const Interval& ci) {
+  return ridge ? format_sig(*ridge) + " " + format_intensity_ci(ci) : "–";
+}
+
+// A sheet figure as the spec list names it: "989.4 TFLOP/s dense, tensor unit, fp32 accumulate".
+std::string spec_text(const SpecPeak& peak) {
+  return fmt::format(
+             "{} {}, {} unit{}", format_flops(peak.flops), peak.dense ? "dense" : "sparse",
+             md_text(peak.unit),
+             peak.accumulate.empty() ? "" : ", " + md_text(peak.accumulate) + " accumulate") +
+         (peak.source.empty() ? "" : " (" + md_text(peak.source) + ")");
 }
 
 std::string opt_rate(const std::optional<double>& v, bool flops) {
@@ -98,27 +104,66 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
   const std::string rule = several ? "|---|---|---|" : "|---|---|";
   std::string roofs, sheet, notes, specs;
   std::map<std::string, bool> spec_listed;
+  // The matrix roof's columns appear where some GEMM ran on tensor or matrix units; a host-only
+  // report keeps the vector roofs' table (P, B, B_read, I*).
+  bool any_matrix = false;
+  for (const auto& f : files)
+    for (const auto& g : f.groups) any_matrix = any_matrix || g.fit.matrix;
+  // "| a | b |" from the row's key cells and its value cells.
+  const auto table_row = [](const std::string& row, const std::vector<std::string>& cells) {
+    std::string out = row;
+    for (const auto& c : cells) out += " " + c + " |";
+    return out + "\n";
+  };
   for (const auto& f : files) {
     const std::string key = several ? fmt::format("| {} | ", md_text(f.label)) : std::string("| ");
     for (const auto& g : f.groups) {
       const GroupFit& gf = g.fit;
+      const std::string row = key + md_text(gf.space) + " | " + md_text(gf.dtype) + " |";
+      const auto& m = gf.matrix;
+      const std::string p_matrix = m ? format_flops_with_ci(m->peak.value, m->peak.ci) : "–";
+      const std::string ridge = m ? ridge_cell(m->ridge, m->ridge_ci) : "–";
+      std::string read_ridge = m ? ridge_cell(m->read_ridge, m->read_ridge_ci) : "–";
+      if (m && m->read_ridge && m->read_bandwidth_dtype != gf.dtype)
+        read_ridge += " (" + md_text(m->read_bandwidth_dtype) + "'s B_read)";
       if (!gf.fit) {
+        if (m) {  // a GEMM alone (tf32): its roof, the ridges on its storage type's B
+          roofs += table_row(row, {"–", p_matrix, "–", "–", "–", ridge, read_ridge});
+          notes += fmt::format("- {}{} {}: no vector roofs (only the library GEMM ran){}\n",
+                               several ? md_text(f.label) + " " : "", md_text(gf.space),
+                               md_text(gf.dtype),
+                               m->bandwidth_dtype.empty()
+                                   ? std::string("; no B to place it against")
+                                   : "; I*_matrix uses the B of " + md_text(m->bandwidth_dtype) +
+                                         ", the type its operands are stored in");
+          continue;
+        }
         notes += fmt::format("- {}{} {}: {}\n", several ? md_text(f.label) + " " : "",
                              md_text(gf.space), md_text(gf.dtype), md_text(gf.not_fitted));
         continue;
       }
       const Roof& r = gf.fit->estimate.roof;
-      const std::string row = key + md_text(gf.space) + " | " + md_text(gf.dtype) + " |";
-      roofs += fmt::format("{} {} | {} | {} | {} {} |\n", row,
-                           format_flops_with_ci(r.peak_flops, gf.fit->peak_ci),
-                           format_bytes_with_ci(r.bandwidth, gf.fit->bandwidth_ci),
-                           gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–",
-                           format_sig(r.ridge_point()), format_intensity_ci(gf.fit->ridge_ci));
+      std::vector<std::string> cells = {
+          format_flops_with_ci(r.peak_flops, gf.fit->peak_ci),
+          format_bytes_with_ci(r.bandwidth, gf.fit->bandwidth_ci),
+          gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–",
+          format_sig(r.ridge_point()) + " " + format_intensity_ci(gf.fit->ridge_ci)};
+      if (any_matrix) {
+        cells.insert(cells.begin() + 1, p_matrix);
+        cells.insert(cells.end(), {ridge, read_ridge});
+      }
+      roofs += table_row(row, cells);
       const SpecScope scope = spec_scope(f, gf.space, profiles);
-      std::string p_spec = "no sheet", b_spec = "no sheet";
+      std::string p_spec = "no sheet", b_spec = "no sheet", m_spec = m ? "no sheet" : "–";
       if (scope.profile) {
         const MachineProfile& profile = *scope.profile;
-        const auto peak = spec_peak(profile, gf.dtype);
+        // The fitted P comes from FMA probes on the vector units: it is held against the sheet's
+        // vector figure only, never a tensor one, which would make a correct vector peak look
+        // like a tenth of the machine. P_matrix against the matrix figure of its accumulate mode.
+        const auto peak = profile.grading_peak(gf.dtype, UnitKind::kVector);
+        const auto matrix_peak =
+            m ? profile.grading_peak(gf.dtype, UnitKind::kMatrix, m->accumulate) : std::nullopt;
+        if (m) m_spec = matrix_peak ? pct(m->peak.value / matrix_peak->flops) : "not on sheet";
         p_spec = !scope.peak_why_not.empty() ? "– (" + md_text(scope.peak_why_not) + ")"
                  : peak                      ? pct(r.peak_flops / (peak->flops * scope.peak_share))
                                              : "not on sheet";
@@ -136,12 +181,10 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
           specs += fmt::format("- {} ({}{}): ", md_text(gf.dtype), md_code(profile.name),
                                profile.illustrative ? ", illustrative" : "");
           if (peak)
-            specs += fmt::format(
-                "{} {}, {} unit{}, ", format_flops(peak->flops), peak->dense ? "dense" : "sparse",
-                md_text(peak->unit),
-                peak->accumulate.empty() ? "" : ", " + md_text(peak->accumulate) + " accumulate");
+            specs += spec_text(*peak) + ", ";
           else
-            specs += "no " + md_text(gf.dtype) + " peak listed, ";
+            specs += "no " + md_text(gf.dtype) + " vector peak listed, ";
+          if (matrix_peak) specs += "matrix " + spec_text(*matrix_peak) + ", ";
           specs += fmt::format(
               "memory {}{}; clock assumed: {}{}. Source: {}\n",
               format_bytes_per_s(profile.bandwidth),
@@ -151,11 +194,16 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
               md_text(profile.source));
         }
       }
-      sheet += fmt::format("{} {} | {} | {} | {} |\n", row, p_spec, b_spec, cell_at(r, 1),
-                           cell_at(r, 1000));
+      // At I = 1000 the highest roof bounds: a GEMM-like kernel there runs on the matrix units.
+      const Roof top = gf.matrix_roof().value_or(r);
+      std::vector<std::string> sheet_cells = {
+          p_spec, b_spec, cell_at(r, 1),
+          cell_at(top, 1000) + (gf.matrix_roof() ? ", matrix roof" : "")};
+      if (any_matrix) sheet_cells.insert(sheet_cells.begin() + 1, m_spec);
+      sheet += table_row(row, sheet_cells);
     }
   }
-  if (!roofs.empty()) {
+  if (!roofs.empty() && !any_matrix) {
     md += head + " P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) |\n" + rule +
           "---|---|---|---|\n" + roofs;
     md +=
@@ -164,6 +212,23 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
         "95 % bootstrap intervals.\n\n";
     md += head + " P % of sheet | B % of sheet | attainable at I = 1 | at I = 1000 |\n" + rule +
           "---|---|---|---|\n" + sheet;
+  } else if (!roofs.empty()) {
+    md += head +
+          " P_vector (95 % CI) | P_matrix (95 % CI) | B (95 % CI) | B_read | I*_vector FLOP/byte "
+          "(95 % CI) | I*_matrix | I*_matrix on B_read |\n" +
+          rule + "---|---|---|---|---|---|---|\n" + roofs;
+    md +=
+        "\nP_vector is the peak FLOP/s of the vector units (FMAs), P_matrix that of the tensor or "
+        "matrix units (the best verified library GEMM), B the DRAM bandwidth, B_read the "
+        "read-only bandwidth. The ridge points I*_vector = P_vector/B and I*_matrix = P_matrix/B "
+        "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does; "
+        "where a dtype ran no read kernel, against the space's highest B_read, named) "
+        "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold 95 % "
+        "bootstrap intervals.\n\n";
+    md += head +
+          " P_vector % of sheet | P_matrix % of sheet | B % of sheet | attainable at I = 1 | at "
+          "I = 1000 |\n" +
+          rule + "---|---|---|---|---|\n" + sheet;
   } else {
     md += "No execution space × dtype could be fitted: the tables below show what was measured.\n";
   }
@@ -237,8 +302,9 @@ void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "\n";
 }
 
-// Tensor and matrix units are reached only through library GEMMs here. The vector roofs do not
-// bound them, so they get their own table, held against the sheet's dense tensor figure.
+// Tensor and matrix units are reached only through library GEMMs here: every such point, held
+// against the sheet's dense figure for its dtype, unit and accumulate mode (an fp16 GEMM that
+// accumulates in fp32 against the fp32-accumulate figure, not a faster fp16-accumulate one).
 void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
                   const std::vector<MachineProfile>& profiles) {
   std::string rows;
@@ -248,7 +314,7 @@ void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
       const auto profile = match_machine_profile(f.results.device_name(p.space), profiles);
       std::string spec = "no profile", share = "–";
       if (profile) {
-        auto peak = profile->dense_peak(p.dtype, p.param("unit"));
+        const auto peak = profile->grading_peak(p.dtype, UnitKind::kMatrix, point_accumulate(p));
         if (peak) {
           spec = format_flops(peak->flops) +
                  (peak->accumulate.empty() ? "" : ", " + md_text(peak->accumulate) + " accumulate");
@@ -263,10 +329,10 @@ void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
     }
   if (rows.empty()) return;
   md +=
-      "## Tensor roofs\n\n"
-      "Library GEMMs on tensor or matrix units. They are not bounded by P, which the vector FMA "
-      "units define, and are not fitted; the sheet's dense figure for the unit is the reference "
-      "(at the clock the sheet assumes).\n\n"
+      "## Matrix-unit points against the sheet\n\n"
+      "Library GEMMs on tensor or matrix units: the best of each space × dtype is P_matrix. Each "
+      "is held against the sheet's dense figure for its dtype, unit and accumulate mode (at the "
+      "clock the sheet assumes).\n\n"
       "| file | point | library | math | FLOP/s | sheet, dense | % of sheet |\n"
       "|---|---|---|---|---|---|---|\n" +
       rows + "\n";
@@ -393,7 +459,14 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
       "- Points above their roof: every verified point more than 5 % above min(P, I·B) of its "
       "space × dtype, B the higher of B and B_read (byte/s against it for points without FLOPs), "
       "is listed; a working set that a cache holds is the known reason, anything else should not "
-      "happen. Tensor-unit library points are held against the sheet's tensor figure instead.\n"
+      "happen. Library GEMMs on tensor or matrix units are held against the matrix roof "
+      "min(P_matrix, I·B) instead.\n"
+      "- P_matrix: the envelope (largest median rate) of the verified library GEMMs on tensor or "
+      "matrix units of the space × dtype, since shapes below the best one (a skinny GEMM) are "
+      "below the roof by design, not by noise; its interval is the same block bootstrap (each "
+      "replicate redraws every GEMM's repetitions and takes the largest median). The intervals "
+      "of I*_matrix pair P_matrix's replicates with B's (or B_read's). tf32 multiplies fp32 "
+      "arrays: its ridges use the fp32 B.\n"
       "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
       "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
       "points per plateau); each plateau is named by the smallest cache (size × copies across the "

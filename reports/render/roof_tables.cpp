@@ -41,6 +41,7 @@ bool is_ceiling(const Point& p, bool device, double dram) {
 // uncounted write-allocate reads added back (a kernel bound by B then sits near 1).
 std::string versus_roof(const Point& p, const Roof& r, bool device) {
   std::string s;
+  if (is_tensor_point(p)) return "–";  // against the matrix roof: versus_matrix_roof
   double ratio = 0;
   if (p.intensity && p.flops_per_s) {
     ratio = *p.flops_per_s / r.attainable(*p.intensity);
@@ -51,25 +52,56 @@ std::string versus_roof(const Point& p, const Roof& r, bool device) {
   } else {
     return "–";
   }
-  if (is_tensor_point(p)) return s + " (tensor units: above the vector P by design)";
   const double moved = moved_per_counted(p, device);
   const bool memory_bound = !p.intensity || r.memory_bound(*p.intensity);
   if (moved > 1 && memory_bound) s += fmt::format("; {:.2f} × B in moved bytes", ratio * moved);
   return s;
 }
 
+// A GEMM on matrix units against the matrix roof min(P_matrix, I·B) (P_matrix alone where no B
+// is known).
+std::string versus_matrix_roof(const Point& p, const GroupFit& gf) {
+  if (!p.flops_per_s || !gf.matrix) return "–";
+  const auto roof = gf.matrix_roof();
+  if (roof && p.intensity)
+    return fmt::format("{:.2f} × matrix roof at I = {:.3g}",
+                       *p.flops_per_s / roof->attainable(*p.intensity), *p.intensity);
+  return fmt::format("{:.2f} × P_matrix", *p.flops_per_s / gf.matrix->peak.value);
+}
+
+std::string matrix_row(const GroupFit& gf) {
+  const MatrixRoofFit& m = *gf.matrix;
+  return fmt::format(
+      "| **P_matrix** (tensor/matrix units{}) | {} | {} | {} | {} | compulsory: each matrix "
+      "once |\n",
+      m.accumulate.empty() ? "" : ", " + md_text(m.accumulate) + " accumulate",
+      format_flops(m.peak.value), format_flops_ci(m.peak.ci, m.peak.value),
+      spread_cell(m.peak.spread, m.peak.points, true), md_text("the envelope of " + m.from));
+}
+
 void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g) {
   const GroupFit& gf = g.fit;
+  const bool device = is_device_space(f.results, gf.space);
+  if (!gf.fit && gf.matrix) {  // only a GEMM ran in this dtype (tf32): its roof, no vector roofs
+    md += fmt::format("### {} {} {}\n\n", md_code(f.label), md_text(gf.space), md_text(gf.dtype));
+    md += "| roof | value | 95 % CI (repetitions) | spread across probes | defined by | bytes |\n";
+    md += "|---|---|---|---|---|---|\n" + matrix_row(gf) + "\n";
+    if (!gf.matrix->bandwidth_dtype.empty())
+      md += fmt::format(
+          "> no vector roofs in {}: the matrix roof's B is that of {}, the type its "
+          "operands are stored in\n\n",
+          md_text(gf.dtype), md_text(gf.matrix->bandwidth_dtype));
+    return;
+  }
   if (!gf.fit) return;
   const RoofFit& fit = *gf.fit;
   const Roof& r = fit.estimate.roof;
-  const bool device = is_device_space(f.results, gf.space);
   md += fmt::format("### {} {} {}\n\n", md_code(f.label), md_text(gf.space), md_text(gf.dtype));
   md += fmt::format("| roof | value | 95 % CI ({}) | spread across probes | defined by | bytes |\n",
                     fit.interval_method);
   md += "|---|---|---|---|---|---|\n";
-  md += fmt::format("| **P** | {} | {} | {} | {} | register-only |\n", format_flops(r.peak_flops),
-                    format_flops_ci(fit.peak_ci, r.peak_flops),
+  md += fmt::format("| **P** (vector units) | {} | {} | {} | {} | register-only |\n",
+                    format_flops(r.peak_flops), format_flops_ci(fit.peak_ci, r.peak_flops),
                     spread_cell(fit.estimate.peak_spread, fit.estimate.compute_points, true),
                     md_text(gf.peak_from));
   const std::string dram = gf.dram_working_set > 0
@@ -87,6 +119,7 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
                       format_bytes_ci(rb.ci, rb.value), spread_cell(rb.spread, rb.points, false),
                       md_text(gf.read_bandwidth_from));
   }
+  if (gf.matrix) md += matrix_row(gf);
   md += "\n";
   for (const auto& c : gf.caveats) md += "> " + md_text(c) + "\n";
   if (!gf.caveats.empty()) md += "\n";
@@ -98,8 +131,8 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
     rows += fmt::format("| {} | {} | {} | {} | {} | {} |\n", md_code(p.name),
                         p.flops_per_s ? format_flops(*p.flops_per_s) : "–",
                         p.bytes_per_s ? format_bytes_per_s(*p.bytes_per_s) : "–",
-                        versus_roof(p, r, device), md_text(bytes_convention(p, device)),
-                        library_cell(p));
+                        is_tensor_point(p) ? versus_matrix_roof(p, gf) : versus_roof(p, r, device),
+                        md_text(bytes_convention(p, device)), library_cell(p));
   }
   if (rows.empty()) return;
   md +=
@@ -116,7 +149,9 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
       "Roofs come only from points whose counted bytes are the bytes the memory system moves: B "
       "from the in-place FMA ladder (on GPUs also the read/write streaming kernels), B_read from "
       "read-only "
-      "kernels, P from the register-only peak. Intervals come from the repetitions of those "
+      "kernels, P (P_vector) from the register-only peak, P_matrix from the library GEMMs on "
+      "tensor or matrix units (the best of them: the envelope). Intervals come from the "
+      "repetitions of those "
       "points (block bootstrap), the spread is the range of their per-point values. Ceilings are "
       "what other kernels and libraries reach, with how their bytes are counted.\n\n";
   for (const auto& f : files)
@@ -145,7 +180,8 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
   }
   md += fmt::format(
       "Verified points more than {:.0f} % above the roof of their space × dtype at their "
-      "intensity (the higher of B and B_read; tensor-unit points excepted): {} without a known reason, {} with one (a cache-resident working set, which "
+      "intensity (the higher of B and B_read; P_matrix for GEMMs on tensor or matrix units): {} "
+      "without a known reason, {} with one (a cache-resident working set, which "
       "the DRAM roof does not bound, or a point inside the roof's own 95 % interval).\n\n",
       100 * kAboveRoofMargin, n_unexplained, n_explained);
   md += "| file | point | measured | roof there | ratio | reason |\n|---|---|---|---|---|---|\n" +

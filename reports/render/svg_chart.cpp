@@ -23,6 +23,8 @@ constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
 // One dash pattern per memory-level name on a chart; solid is the fitted roofs' alone.
 constexpr const char* kLevelDashes[] = {"1 3",  "6 3",         "10 3 2 3", "12 3 2 3 2 3",
                                         "16 5", "4 2 1 2 1 2", "2 6",      "20 3 6 3"};
+// The matrix roof's pattern: unlike any memory level's.
+constexpr const char* kMatrixDash = "14 3 3 3";
 constexpr int kMarkers = 4;  // circle, triangle, diamond, inverted triangle (square: library)
 
 struct Axes {
@@ -173,6 +175,12 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
   for (const auto& s : series) {
     widen(s.roof.ridge_point() / 10, s.roof.peak_flops);
     widen(s.roof.ridge_point() * 10, s.roof.peak_flops);
+    if (s.matrix_peak) {
+      const double ridge = *s.matrix_peak / s.roof.bandwidth;
+      widen(ridge / 10, *s.matrix_peak);
+      // Room above the matrix roof for its labels (it is often the highest line of the chart).
+      widen(ridge * 10, 2 * *s.matrix_peak);
+    }
     for (const auto& p : s.points) widen(p.intensity, p.flops_per_s);
   }
   if (xmax == 0) xmin = 0.1, xmax = 10, ymin = 1e9, ymax = 1e12;
@@ -194,8 +202,9 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     const auto i = std::find(level_names.begin(), level_names.end(), name) - level_names.begin();
     return kLevelDashes[std::size_t(i) % std::size(kLevelDashes)];
   };
-  bool several_markers = false;
+  bool several_markers = false, any_matrix = false;
   for (const auto& s : series) several_markers |= s.marker % kMarkers != 0;
+  for (const auto& s : series) any_matrix |= s.matrix_peak.has_value();
 
   // The legend, built first: its size decides the chart's.
   const double lx = f.right + 15, tx = lx + 37;  // swatch and text columns
@@ -228,6 +237,13 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
                 fmt::format("P {} · B {} · I* {}", format_flops(s.roof.peak_flops),
                             format_bytes_per_s(s.roof.bandwidth), format_sig(s.roof.ridge_point())),
                 10, "#444");
+    if (s.matrix_peak) {
+      legend_text(ly + 33,
+                  fmt::format("P_matrix {} · I*_matrix {}", format_flops(*s.matrix_peak),
+                              format_sig(*s.matrix_peak / s.roof.bandwidth)),
+                  10, "#444");
+      ly += 14;
+    }
     ly += 38;
   }
   ly += 4;
@@ -241,6 +257,7 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     ly += 18;
   };
   legend_line("", 2.5, "fitted roofs P and B");
+  if (any_matrix) legend_line(kMatrixDash, 2, "matrix roof P_matrix (tensor/matrix units)");
   for (const auto& name : level_names)
     legend_line(level_dash(name), 1.2,
                 name == "B_read" ? "B_read: read-only kernels" : name + " (memory level)");
@@ -325,6 +342,19 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const auto& s = series[i];
+    if (!s.matrix_peak) continue;
+    const double r = *s.matrix_peak / s.roof.bandwidth;
+    if (!(r > xl && r < xr)) continue;
+    const double px = ax.x(r), py = ax.y(*s.matrix_peak);
+    const std::string text = "I*_matrix " + format_sig(r);
+    std::vector<LabelPlacer::At> at;
+    for (double dy : {-10.0, -24.0, 20.0, 34.0, -38.0, 48.0})
+      for (double dx : {0.0, 40.0, -40.0}) at.push_back({px + dx, py + dy});
+    if (auto a = labels.place(at, text, 12, "middle"))
+      label_layer += label_svg(*a, text, kColors[i % std::size(kColors)], 12, "middle");
+  }
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto& s = series[i];
     const char* color = kColors[i % std::size(kColors)];
     const std::string p_text = "P " + format_flops(s.roof.peak_flops);
     std::vector<LabelPlacer::At> p_at;
@@ -332,6 +362,15 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
       p_at.push_back({f.right - 6, ax.y(s.roof.peak_flops) + dy});
     if (auto a = labels.place(p_at, p_text, 11, "end"))
       label_layer += label_svg(*a, p_text, color, 11, "end");
+    if (s.matrix_peak) {
+      const std::string m_text = "P_matrix " + format_flops(*s.matrix_peak);
+      std::vector<LabelPlacer::At> m_at;
+      for (double dx : {0.0, 60.0, 120.0, 180.0})
+        for (double dy : {-5.0, -19.0, 15.0, -33.0, 29.0})
+          m_at.push_back({f.right - 6 - dx, ax.y(*s.matrix_peak) + dy});
+      if (auto a = labels.place(m_at, m_text, 11, "end"))
+        label_layer += label_svg(*a, m_text, color, 11, "end");
+    }
     const std::string b_text = "B " + format_bytes_per_s(s.roof.bandwidth);
     if (auto a =
             labels.place(along_slope(s.roof.bandwidth, s.roof.peak_flops), b_text, 11, "start"))
@@ -351,6 +390,18 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     }
     svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\"/>\n",
                        roof_path(s.roof.peak_flops, s.roof.bandwidth), color);
+    if (s.matrix_peak) {
+      svg += fmt::format(
+          "<path class=\"matrix-roof\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
+          "stroke-width=\"2\"{}/>\n",
+          roof_path(*s.matrix_peak, s.roof.bandwidth), color, dash_attr(kMatrixDash));
+      const double mr = *s.matrix_peak / s.roof.bandwidth;
+      if (mr > xl && mr < xr)
+        svg += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"white\" stroke=\"{}\" "
+            "stroke-width=\"2\"/>\n",
+            ax.x(mr), ax.y(*s.matrix_peak), color);
+    }
     const double r = s.roof.ridge_point();
     if (r > xl && r < xr)
       svg += fmt::format(

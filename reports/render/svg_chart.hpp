@@ -1,7 +1,9 @@
 #pragma once
 // The roofline chart as hand-written SVG: log-log axes with labelled decades, one roof per
 // series (host × space × dtype), ridge points marked, measured points drawn. Colour and marker
-// say which series; line style says which roof (solid: fitted P and B, dashes: memory levels).
+// say which series; line style says which roof (solid: fitted P and B, long dashes and dots: the
+// matrix roof min(P_matrix, I·B), dashes: memory levels).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct ChartLevel {
 struct ChartSeries {
   std::string label;  // e.g. "devbox OpenMP fp64"
   Roof roof{0, 0};
+  // P_matrix where a GEMM ran on tensor or matrix units: drawn as min(P_matrix, I·B).
+  std::optional<double> matrix_peak;
   std::vector<ChartLevel> levels;
   std::vector<ChartPoint> points;
   int marker = 0;  // shape of the measured points: one per results file

@@ -238,6 +238,28 @@ TEST(Fit, LevelFitIsTheRobustCentreOfItsPoints) {
   EXPECT_THROW(fit_level({}), FitError);
 }
 
+// P_matrix: the best of its points (a skinny GEMM below the square one is not noise), with the
+// best point's repetition interval; ratios of paired replicates give the ridge's interval.
+TEST(Fit, EnvelopeIsTheBestPointWithItsRepetitionInterval) {
+  std::mt19937_64 rng(11);
+  std::vector<Observation> gemms;
+  for (double rate : {60e12, 500e12, 785e12})
+    gemms.push_back({0, 1e12, repetitions(1e12, rate, 7, 0.01, rng)});
+  const LevelFit f = fit_envelope(gemms, 300);
+  EXPECT_NEAR(f.value, 785e12, 0.01 * 785e12);
+  EXPECT_NEAR(f.value, gemms[2].rate(), 1e-9 * f.value);  // exp(log(x)) may differ in the last bit
+  EXPECT_TRUE(f.ci.contains(f.value));
+  EXPECT_GT(f.ci.low, 0.97 * f.value);
+  EXPECT_EQ(f.replicates.size(), 300u);
+  EXPECT_EQ(f.points, 3);
+  EXPECT_NEAR(f.spread.low, 60e12, 0.02 * 60e12);
+  EXPECT_THROW(fit_envelope({}), FitError);
+  const std::vector<double> b(300, 4e12);
+  const Interval ridge = ratio_interval(f.replicates, b, 0);
+  EXPECT_TRUE(ridge.contains(f.value / 4e12));
+  EXPECT_NEAR(ridge.low, f.ci.low / 4e12, 1e-9);
+}
+
 TEST(RobustLocation, IgnoresFarOutliers) {
   EXPECT_NEAR(tukey_biweight_location({1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 0.3, 0.2}), 1.0, 0.01);
   EXPECT_DOUBLE_EQ(median({3, 1, 2, 4}), 2.5);

@@ -32,6 +32,46 @@ TEST(MachineProfile, DenseTensorPeakIsNotTheSparseOne) {
   EXPECT_DOUBLE_EQ(m.dense_peak("fp64", "vector")->flops, 34e12);
 }
 
+// An fp16 GEMM that accumulates in fp32 on an RTX 4090 is graded against 165 TFLOP/s, not the
+// 330 TFLOP/s of fp16 accumulate (the highest dense fp16 figure, which dense_peak used to take);
+// P_vector against the packed vector figure, never a tensor one.
+TEST(MachineProfile, GradingPicksDtypeUnitAndAccumulate) {
+  const auto m = find_machine_profile("rtx-4090", kMachines);
+  EXPECT_DOUBLE_EQ(m.dense_peak("fp16")->flops, 165.2e12);
+  EXPECT_DOUBLE_EQ(m.dense_peak("fp16", "", "fp16")->flops, 330.3e12);
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp16", UnitKind::kMatrix, "fp32")->flops, 165.2e12);
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp16", UnitKind::kMatrix)->flops, 165.2e12);
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp16", UnitKind::kMatrix, "fp16")->flops, 330.3e12);
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp16", UnitKind::kVector)->flops, 82.6e12);
+  EXPECT_EQ(m.grading_peak("fp16", UnitKind::kVector)->unit, "vector-packed");
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp8", UnitKind::kMatrix)->flops, 330.3e12);
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp8", UnitKind::kMatrix, "fp16")->flops, 660.6e12);
+  // No FP64 tensor cores on sm_89: no matrix figure to grade an fp64 GEMM against.
+  EXPECT_FALSE(m.grading_peak("fp64", UnitKind::kMatrix));
+  EXPECT_DOUBLE_EQ(m.grading_peak("fp64", UnitKind::kVector)->flops, 1.29e12);
+}
+
+TEST(MachineProfile, Fp8DenseFiguresOnEverySheetThatHasFp8) {
+  const std::pair<const char*, double> kFp8[] = {
+      {"h200-sxm", 1978.9e12}, {"h100-sxm", 1978.9e12}, {"mi300x", 2614.9e12}};
+  for (const auto& [id, flops] : kFp8) {
+    const auto m = find_machine_profile(id, kMachines);
+    const auto p = m.grading_peak("fp8", UnitKind::kMatrix);
+    ASSERT_TRUE(p) << id;
+    EXPECT_DOUBLE_EQ(p->flops, flops) << id;
+    EXPECT_TRUE(p->dense) << id;
+    EXPECT_FALSE(p->source.empty()) << id << ": an fp8 figure says where it comes from";
+  }
+  // MI300X: the matrix cores' fp64 (163.4) for a DGEMM, the vector figure (81.7) for P.
+  const auto mi300x = find_machine_profile("mi300x", kMachines);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("fp64", UnitKind::kMatrix)->flops, 163.4e12);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("fp64", UnitKind::kVector)->flops, 81.7e12);
+  EXPECT_EQ(unit_kind("matrix"), UnitKind::kMatrix);
+  EXPECT_EQ(unit_kind("tensor"), UnitKind::kMatrix);
+  EXPECT_EQ(unit_kind("vector-packed"), UnitKind::kVector);
+  EXPECT_FALSE(unit_kind_named("tensor")) << "the command line says vector or matrix";
+}
+
 TEST(MachineProfile, MatchesDeviceNames) {
   const auto all = load_machine_profiles(kMachines);
   auto m = match_machine_profile("NVIDIA GeForce RTX 4090", all);

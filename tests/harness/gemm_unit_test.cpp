@@ -1,0 +1,35 @@
+// Which units the vendor GEMM of each type runs on, by the device's architecture: what its points
+// record as `unit`, and so whether the reporter holds them against P_matrix or P. Kokkos-free;
+// the GEMMs themselves need a GPU.
+#include <gtest/gtest.h>
+
+#include "vendor_gemm.hpp"
+
+namespace ridgeline {
+namespace {
+
+TEST(GemmUnit, Fp64IsOnMatrixUnitsOnlyWhereTheGpuHasThem) {
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "sm_80"), "tensor");  // A100 DMMA
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "sm_90"), "tensor");  // H100/H200 DMMA
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "sm_90a"), "tensor");
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "sm_89"), "vector");  // RTX 4090: no FP64 tensor cores
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "sm_86"), "vector");
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "gfx90a"), "matrix");                  // MI200
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "gfx942:sramecc+:xnack-"), "matrix");  // MI300
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, "gfx1100"), "vector");                 // Radeon
+  // An architecture nobody recorded: the vector roof, which a matrix unit would exceed visibly.
+  EXPECT_EQ(gemm_unit(GemmType::kFp64, ""), "vector");
+}
+
+TEST(GemmUnit, NarrowTypesUseMatrixUnitsAndFp32NeverDoes) {
+  for (const char* arch : {"sm_89", "sm_90", "gfx942"}) {
+    const std::string matrix = arch[0] == 'g' ? "matrix" : "tensor";
+    EXPECT_EQ(gemm_unit(GemmType::kFp16, arch), matrix) << arch;
+    EXPECT_EQ(gemm_unit(GemmType::kBf16, arch), matrix) << arch;
+    EXPECT_EQ(gemm_unit(GemmType::kTf32, arch), matrix) << arch;
+    EXPECT_EQ(gemm_unit(GemmType::kFp32, arch), "vector") << arch;
+  }
+}
+
+}  // namespace
+}  // namespace ridgeline
