@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "fit/analysis.hpp"
+#include "kernels/kernel_placement.hpp"
+#include "render/kernels_markdown.hpp"
 #include "results/device_split.hpp"
 #include "results/input_error.hpp"
 #include "roofline/calc.hpp"
@@ -14,13 +16,22 @@ namespace {
 struct PlaceOptions {
   std::string results;
   std::string intensities;
-  int rank = 0;  // of an MPI job's file
+  std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
+  int rank = 0;                      // of an MPI job's file
 };
 
 int run_place(const PlaceOptions& o) {
-  const auto parsed = parse_intensities(o.intensities, "--intensities");
+  if (o.intensities.empty() && o.kernels.empty())
+    throw InputError("", "--intensities", "give --intensities, --kernels or both");
+  const auto parsed = o.intensities.empty() ? std::vector<double>{}
+                                            : parse_intensities(o.intensities, "--intensities");
+  std::vector<KernelsFile> kernels;
+  for (const auto& path : o.kernels) kernels.push_back(load_kernels(path));
   const FileAnalysis a = analyze(one_rank(load_results(o.results), o.rank));
   require_some_fit(a);
+  for (const auto& k : kernels)
+    std::cout << format_kernels_text({&k, place_kernels(k, {&a})}) << "\n";
+  if (parsed.empty()) return kExitOk;
   for (const auto& g : a.groups) {
     const std::string name = a.results.hostname + " " + g.fit.space + " " + g.fit.dtype;
     if (!g.fit.fit) {
@@ -44,10 +55,10 @@ void add_place_command(CLI::App& app, int& exit_code) {
   place->add_option("--rank", opts->rank, "Of an MPI job's results file: this rank's devices")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
-  place
-      ->add_option("--intensities", opts->intensities,
-                   "Comma-separated FLOP/byte values, or the word 'ridge'")
-      ->required();
+  place->add_option("--intensities", opts->intensities,
+                    "Comma-separated FLOP/byte values, or the word 'ridge'");
+  place->add_option("--kernels", opts->kernels,
+                    "Kernels files of libridgeline-kp.so: each kernel on the fitted roofs");
   place->callback([opts, &exit_code] { exit_code = run_place(*opts); });
 }
 
