@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <fstream>
 #include <iterator>
@@ -89,15 +90,6 @@ std::string command_line() {
   return raw;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // Returns false (after one line on stderr) when the file cannot be written; the application
 // keeps running: a periodic write may succeed later, and the tool must not end a run.
 bool write_kernels_file(Session& s, bool complete) {
@@ -158,7 +150,7 @@ void kokkosp_init_library(const int /*load_seq*/, const std::uint64_t interface_
   s->facts.interface_version = interface_version;
   s->facts.pid = static_cast<long long>(::getpid());
   s->facts.command = command_line();
-  s->facts.started_utc = utc_now();
+  s->facts.started_utc = utc_timestamp();
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) s->facts.hostname = host;
   const char* out = std::getenv("RIDGELINE_KP_OUT");

@@ -19,7 +19,9 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (at - double(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-std::string utc_now() {
+}  // namespace
+
+std::string utc_timestamp() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -27,8 +29,6 @@ std::string utc_now() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-}  // namespace
 
 std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
                          const Annotations& annotations, bool complete) {
@@ -41,7 +41,7 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
               {"host", {{"hostname", facts.hostname}}},
               {"process", {{"pid", facts.pid}, {"command", facts.command}}},
               {"started_utc", facts.started_utc},
-              {"written_utc", utc_now()},
+              {"written_utc", utc_timestamp()},
               {"kokkos",
                {{"interface_version", facts.interface_version},
                 {"global_fencing", facts.global_fencing},

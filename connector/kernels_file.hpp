@@ -20,6 +20,9 @@ struct SessionFacts {
   bool global_fencing = false;  // requested and granted through the tool settings
 };
 
+// "2026-12-01T21:00:07Z"
+std::string utc_timestamp();
+
 std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
                          const Annotations& annotations, bool complete);
 
