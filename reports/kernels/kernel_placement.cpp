@@ -76,6 +76,10 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
     } else if (k.median_s <= 0) {
       p.not_placed = "its median time per call is zero";
     } else {
+      // A roof from a fallback (e.g. B without a DRAM-sized point) is weaker: say so here too.
+      if (!g->fit.caveats.empty())
+        p.caveat +=
+            std::string(p.caveat.empty() ? "" : "; ") + "the roofs carry caveats (see the summary)";
       const RoofFit& fit = *g->fit.fit;
       const Roof& roof = fit.estimate.roof;
       p.placed = true;
