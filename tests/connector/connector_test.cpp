@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <thread>
 
 #include "kernels/kernels_file.hpp"
 #include "kokkosp_abi.hpp"
@@ -179,6 +182,29 @@ TEST_F(ConnectorTest, ABadIntervalIsOneLineAndExitTwo) {
   setenv("RIDGELINE_KP_INTERVAL", "soon", 1);
   EXPECT_EXIT(kp.init(kKokkos34), ::testing::ExitedWithCode(2),
               "^ridgeline-kp: RIDGELINE_KP_INTERVAL: 'soon' is not a number");
+}
+
+// A periodic write holds what ran so far, marked incomplete: an application killed before
+// Kokkos::finalize keeps it. Waits for the writer thread (up to a minute; no time is asserted).
+TEST_F(ConnectorTest, PeriodicWritesKeepWhatRanBeforeFinalize) {
+  setenv("RIDGELINE_KP_INTERVAL", "0.05", 1);
+  kp.init(kKokkos34);
+  for (int i = 0; i < 5; ++i) kp.kernel("for", "k", kOpenMP);
+  // A write may come between two of the calls above; a later one holds all five.
+  auto holds_five = [this] {
+    if (!std::filesystem::exists(out)) return false;
+    const KernelsFile f = load_kernels(out);
+    return f.kernels.size() == 1 && f.kernels[0].calls == 5;
+  };
+  for (int tries = 0; tries < 600 && !holds_five(); ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(holds_five()) << "no periodic write of the five calls within a minute";
+  EXPECT_FALSE(load_kernels(out).complete);
+  kp.kernel("for", "k", kOpenMP);
+  kp.finalize();
+  const KernelsFile after = load_kernels(out);
+  EXPECT_TRUE(after.complete);
+  EXPECT_EQ(after.kernels[0].calls, 6);
 }
 
 TEST_F(ConnectorTest, AnUnwritableFileIsReportedAndTheApplicationGoesOn) {
