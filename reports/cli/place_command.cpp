@@ -6,8 +6,10 @@
 
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
+#include "kernels/kernel_placement.hpp"
 #include "machines/machine_profile.hpp"
 #include "render/host_labels.hpp"
+#include "render/kernels_markdown.hpp"
 #include "render/workload_markdown.hpp"
 #include "results/device_split.hpp"
 #include "results/input_error.hpp"
@@ -22,7 +24,8 @@ struct PlaceOptions {
   WorkloadOptions workload;
   std::string dtype;  // empty: every group
   std::string unit = "vector";
-  int rank = 0;  // of an MPI job's file
+  std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
+  int rank = 0;                      // of an MPI job's file
 };
 
 // The measured roof a kernel on `kind` units meets: min(P, I·B) for the vector units,
@@ -41,30 +44,37 @@ std::optional<Roof> measured_roof(const GroupFit& g, UnitKind kind, std::string&
 
 int run_place(const PlaceOptions& o) {
   check_workload_options(o.workload);
-  if (o.intensities.empty() == o.workload.workload.empty())
+  const bool table = !o.intensities.empty(), workload = !o.workload.workload.empty(),
+             own_kernels = !o.kernels.empty();
+  if (!table && !workload && !own_kernels)
     throw InputError("", "--intensities",
-                     "give either --intensities (a roofline table) or --workload (an LLM's "
-                     "phases)");
+                     "give --intensities (a roofline table), --kernels (an application's "
+                     "kernels) or --workload (an LLM's phases)");
+  if (workload && (table || own_kernels))
+    throw InputError("", "--workload", "goes alone, without --intensities or --kernels");
   const auto kind = unit_kind_named(o.unit);
   if (!kind) throw InputError("", "--unit", "must be vector or matrix, got '" + o.unit + "'");
   std::vector<double> parsed;
   WorkloadRequest request;
-  if (o.workload.workload.empty())
-    parsed = parse_intensities(o.intensities, "--intensities");
-  else
-    request = make_workload_request(o.workload);
+  if (table) parsed = parse_intensities(o.intensities, "--intensities");
+  if (workload) request = make_workload_request(o.workload);
+  std::vector<KernelsFile> kernels;
+  for (const auto& path : o.kernels) kernels.push_back(load_kernels(path));
   std::vector<FileAnalysis> files;
   for (const auto& path : o.results) {
     files.push_back(analyze(one_rank(load_results(path), o.rank)));
     require_some_fit(files.back());
   }
-  if (!o.workload.workload.empty()) {
+  std::vector<const FileAnalysis*> hosts;
+  for (const auto& f : files) hosts.push_back(&f);
+  if (workload) {
     label_by_host(files);
-    std::vector<const FileAnalysis*> hosts;
-    for (const auto& f : files) hosts.push_back(&f);
     std::cout << render_workload_markdown(request, hosts, "#");
     return kExitOk;
   }
+  for (const auto& k : kernels)
+    std::cout << format_kernels_text({&k, place_kernels(k, hosts)}) << "\n";
+  if (!table) return kExitOk;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const FileAnalysis& a = files[i];
     std::string dtypes;
@@ -111,6 +121,8 @@ void add_place_command(CLI::App& app, int& exit_code) {
       ->add_option("--unit", opts->unit,
                    "vector (P, the FMA units) or matrix (P_matrix, tensor/matrix units)")
       ->capture_default_str();
+  place->add_option("--kernels", opts->kernels,
+                    "Kernels files of libridgeline-kp.so: each kernel on the fitted roofs");
   add_workload_options(place, opts->workload);
   place->callback([opts, &exit_code] { exit_code = run_place(*opts); });
 }

@@ -9,8 +9,10 @@
 
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
+#include "kernels/kernel_placement.hpp"
 #include "render/devices_markdown.hpp"
 #include "render/host_labels.hpp"
+#include "render/kernels_markdown.hpp"
 #include "render/report_markdown.hpp"
 #include "render/svg_chart.hpp"
 #include "render/workload_markdown.hpp"
@@ -23,6 +25,7 @@ namespace {
 
 struct ReportOptions {
   std::vector<std::string> files;
+  std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
   std::string out = ".";
   WorkloadOptions workload;
 };
@@ -47,7 +50,8 @@ std::string unique_chart_file(const std::vector<ChartLink>& taken, const std::st
 
 // The series of one file, or of its one space × dtype when `only` is given (small charts).
 std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool with_file,
-                                      bool with_levels, const GroupAnalysis* only = nullptr) {
+                                      bool with_levels, const GroupAnalysis* only = nullptr,
+                                      const std::vector<PlacedKernelsFile>& kernels = {}) {
   std::vector<ChartSeries> out;
   for (const auto& g : f.groups) {
     if (!g.fit.fit || (only && (g.fit.space != only->fit.space || g.fit.dtype != only->fit.dtype)))
@@ -67,6 +71,12 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
         // they are shown by the fitted P roof instead of stretching the axis.
         s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
                             p->family == "library" ? p->probe : std::string()});
+    // An application's kernels held against this group's roofs (with an intensity to draw).
+    for (const PlacedKernelsFile& k : kernels)
+      for (const KernelPlacement& p : k.placements)
+        if (p.placed && p.roofs == &f && p.intensity && *p.intensity > 0 &&
+            p.group == g.fit.space + " " + g.fit.dtype)
+          s.points.push_back({*p.intensity, *p.flops_per_s, false, p.kernel->label, true});
     out.push_back(std::move(s));
   }
   return out;
@@ -98,6 +108,13 @@ int run_report(const ReportOptions& o) {
     require_some_measured(files.back());
   }
   label_by_host(files);
+  // Kernels files are read before anything is written, like the results files.
+  std::vector<KernelsFile> kernels_files;
+  for (const auto& path : o.kernels) kernels_files.push_back(load_kernels(path));
+  std::vector<const FileAnalysis*> roofs;
+  for (const auto& f : files) roofs.push_back(&f);
+  std::vector<PlacedKernelsFile> kernels;
+  for (const auto& k : kernels_files) kernels.push_back({&k, place_kernels(k, roofs)});
   std::string jobs_md;
   for (const Job& job : jobs) {
     std::vector<const FileAnalysis*> devices;
@@ -125,7 +142,7 @@ int run_report(const ReportOptions& o) {
     // Memory-level roofs of several files on one chart hide the roofs; the small charts keep them.
     std::vector<ChartSeries> series;
     for (std::size_t i : of_host)
-      for (auto& s : chart_series(files[i], int(i), several, !several))
+      for (auto& s : chart_series(files[i], int(i), several, !several, nullptr, kernels))
         series.push_back(std::move(s));
     if (series.empty()) continue;  // nothing fitted: the report's tables say what was measured
     links.push_back({host, unique_chart_file(links, file_safe(host)), false});
@@ -140,7 +157,7 @@ int run_report(const ReportOptions& o) {
         std::vector<ChartSeries> small;
         for (std::size_t j : of_host)
           for (auto& s :
-               chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g))
+               chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g, kernels))
             small.push_back(std::move(s));
         const std::string what = host + " " + g.fit.space + " " + g.fit.dtype;
         links.push_back(
@@ -163,7 +180,8 @@ int run_report(const ReportOptions& o) {
     for (const auto& f : files) hosts.push_back(&f);
     workload_md = render_workload_markdown(*workload, hosts, "##");
   }
-  const std::string md = render_report_markdown(files, links, profiles, jobs_md, workload_md);
+  const std::string md = render_report_markdown(
+      files, links, profiles, jobs_md + render_kernels_markdown(kernels), workload_md);
 
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
@@ -192,6 +210,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
       ->required();
   report->add_option("--out", opts->out, "Output directory")->capture_default_str();
   add_workload_options(report, opts->workload);
+  report->add_option("--kernels", opts->kernels,
+                     "Kernels files of libridgeline-kp.so: a \"Your kernels\" table, markers");
   report->callback([opts, &exit_code] { exit_code = run_report(*opts); });
 }
 

@@ -205,6 +205,9 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
   bool several_markers = false, any_matrix = false;
   for (const auto& s : series) several_markers |= s.marker % kMarkers != 0;
   for (const auto& s : series) any_matrix |= s.matrix_peak.has_value();
+  bool with_kernels = false;
+  for (const auto& s : series)
+    for (const auto& p : s.points) with_kernels |= p.kernel;
 
   // The legend, built first: its size decides the chart's.
   const double lx = f.right + 15, tx = lx + 37;  // swatch and text columns
@@ -272,6 +275,12 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
       lx + 11, ly - 4);
   legend_text(ly + 4, "library reference (not fitted)", 12, "black");
   ly += 18;
+  if (with_kernels) {
+    legend += fmt::format(
+        "<circle cx=\"{}\" cy=\"{:.1f}\" r=\"5\" fill=\"black\" stroke=\"black\"/>\n", lx + 15, ly);
+    legend_text(ly + 4, "your kernel (kernels file), named", 12, "black");
+    ly += 18;
+  }
 
   const double title_w = 16 * text_width_em(title);
   const double width = std::ceil(std::max(lx + legend_w + 10, f.left + title_w + 10));
@@ -411,11 +420,16 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
     for (const auto& p : s.points) {
       if (!(p.intensity >= xl && p.intensity <= xr && p.flops_per_s > 0)) continue;
       const double px = ax.x(p.intensity), py = ax.y(p.flops_per_s);
-      if (p.library) {
-        svg += fmt::format(
-            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" fill=\"none\" "
-            "stroke=\"{}\"/>\n",
-            px - 4, py - 4, color);
+      if (p.library || p.kernel) {
+        if (p.kernel)
+          svg += fmt::format(
+              "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" stroke=\"black\"/>\n", px,
+              py, color);
+        else
+          svg += fmt::format(
+              "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" fill=\"none\" "
+              "stroke=\"{}\"/>\n",
+              px - 4, py - 4, color);
         // Right of the square, or left of it where the frame's edge is near.
         const double w = 10 * text_width_em(p.name);
         if (!p.name.empty())

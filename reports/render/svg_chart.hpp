@@ -15,6 +15,7 @@ struct ChartPoint {
   double intensity, flops_per_s;
   bool library = false;  // drawn as a square: a reference, not fitted
   std::string name;      // library points are labelled with it ("gemm")
+  bool kernel = false;   // an application's kernel (kernels file): filled, labelled with name
 };
 
 struct ChartLevel {

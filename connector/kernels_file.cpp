@@ -1,0 +1,90 @@
+#include "kernels_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+
+#include "device_id.hpp"
+
+namespace ridgeline::kp {
+namespace {
+
+// The q-quantile of sorted values, interpolated between neighbours.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double at = q * double(sorted.size() - 1);
+  const std::size_t lo = std::size_t(at);
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (at - double(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+std::string utc_timestamp() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
+                         const Annotations& annotations, bool complete) {
+  using json = nlohmann::ordered_json;  // the keys in the order schema.md lists them
+  const auto counts = annotations.counts();
+  json doc = {{"schema", "ridgeline-kernels"},
+              {"schema_version", kKernelsSchemaVersion},
+              {"complete", complete},
+              {"tool", {{"name", "libridgeline-kp"}, {"version", RIDGELINE_KP_VERSION}}},
+              {"host", {{"hostname", facts.hostname}}},
+              {"process", {{"pid", facts.pid}, {"command", facts.command}}},
+              {"started_utc", facts.started_utc},
+              {"written_utc", utc_timestamp()},
+              {"kokkos",
+               {{"interface_version", facts.interface_version},
+                {"global_fencing", facts.global_fencing},
+                {"metadata", annotations.metadata()}}}};
+  json list = json::array();
+  std::set<std::string> ran;
+  for (const KernelRecord& r : kernels) {
+    if (r.calls == 0) continue;  // began but never ended (still running at a periodic write)
+    ran.insert(r.label);
+    std::vector<double> sorted = r.kept_s;
+    std::sort(sorted.begin(), sorted.end());
+    const ExecutionPlace where = decode_device_id(r.dev_id, facts.interface_version);
+    json k = {{"label", r.label},
+              {"region", r.region},
+              {"kind", kind_name(r.kind)},
+              {"space", where.space},
+              {"device_id", where.device},
+              {"instance_id", where.instance},
+              {"calls", r.calls},
+              {"seconds_total", r.total_s},
+              {"seconds_per_call",
+               {{"median", quantile(sorted, 0.5)},
+                {"p25", quantile(sorted, 0.25)},
+                {"p75", quantile(sorted, 0.75)},
+                {"min", r.min_s},
+                {"max", r.max_s},
+                {"calls_kept", sorted.size()}}}};
+    const auto c = counts.find(r.label);
+    if (c != counts.end())
+      k["counts"] = {{"flop_per_call", c->second.flop},
+                     {"bytes_per_call", c->second.bytes},
+                     {"dtype", c->second.dtype},
+                     {"source", "annotation"}};
+    else
+      k["counts"] = nullptr;
+    list.push_back(std::move(k));
+  }
+  doc["kernels"] = std::move(list);
+  json unmatched = json::array();
+  for (const auto& [label, c] : counts)
+    if (!ran.count(label)) unmatched.push_back(label);
+  doc["annotations_without_kernel"] = std::move(unmatched);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace ridgeline::kp

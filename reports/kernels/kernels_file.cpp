@@ -1,0 +1,122 @@
+#include "kernels/kernels_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "results/field_reader.hpp"
+#include "results/file_io.hpp"
+#include "results/input_error.hpp"
+#include "results/results_file.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+// A kernel file holds one entry per label × region × space × kind; a bound keeps a hostile file
+// from turning one table into millions of rows.
+constexpr std::size_t kMaxKernels = 100000;
+
+void check_header(const json& j, const std::string& file) {
+  if (!j.is_object()) throw InputError(file, "", "must be a JSON object");
+  if (!j.contains("schema") || j["schema"] != "ridgeline-kernels")
+    throw InputError(file, "schema",
+                     "not \"ridgeline-kernels\" (not a kernels file of libridgeline-kp?)");
+  if (!j.contains("schema_version") || !j["schema_version"].is_string())
+    throw InputError(file, "schema_version", "missing or not a string");
+  const std::string v = j["schema_version"].get<std::string>();
+  if (v.substr(0, v.find('.')) != std::to_string(kKernelsSchemaMajor))
+    throw InputError(file, "schema_version",
+                     "'" + v + "' is not a version " + std::to_string(kKernelsSchemaMajor) +
+                         ".x this reporter reads");
+  if (!j.contains("kernels") || !j["kernels"].is_array())
+    throw InputError(file, "kernels", "missing or not an array");
+}
+
+Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
+  const std::string at = "kernels[" + std::to_string(i) + "]";
+  if (!k.is_object()) throw InputError(file, at, "must be an object");
+  const FieldReader r(file, k, at);
+  Kernel out;
+  out.label = r.str("label", true);
+  out.region = r.str("region", false);
+  out.kind = r.str("kind", true);
+  if (out.kind != "for" && out.kind != "reduce" && out.kind != "scan")
+    throw InputError(file, r.where("kind"), "must be \"for\", \"reduce\" or \"scan\"");
+  out.space = r.str("space", true);
+  out.device_id = int(std::min(r.number("device_id", false).value_or(0), 1e6));
+  const std::optional<double> calls = r.number("calls", true);
+  if (!calls) throw InputError(file, r.where("calls"), "missing required field");
+  out.calls = static_cast<long long>(std::min(*calls, 9e18));
+  const std::optional<double> total = r.number("seconds_total", false);
+  if (!total) throw InputError(file, r.where("seconds_total"), "missing required field");
+  out.seconds_total = *total;
+  if (!k.contains("seconds_per_call") || !k["seconds_per_call"].is_object())
+    throw InputError(file, r.where("seconds_per_call"), "missing or not an object");
+  const FieldReader t(file, k["seconds_per_call"], r.where("seconds_per_call"));
+  for (auto [key, into] : {std::pair{"median", &out.median_s}, std::pair{"p25", &out.p25_s},
+                           std::pair{"p75", &out.p75_s}}) {
+    const std::optional<double> v = t.number(key, false);
+    if (!v) throw InputError(file, t.where(key), "missing required field");
+    *into = *v;
+  }
+  if (!(out.p25_s <= out.median_s && out.median_s <= out.p75_s))
+    throw InputError(file, t.where("median"), "must lie between p25 and p75");
+  if (r.has("counts")) {
+    if (!k["counts"].is_object())
+      throw InputError(file, r.where("counts"), "must be an object or null");
+    const FieldReader c(file, k["counts"], r.where("counts"));
+    KernelCounts kc;
+    const auto flop = c.number("flop_per_call", false), bytes = c.number("bytes_per_call", false);
+    if (!flop) throw InputError(file, c.where("flop_per_call"), "missing required field");
+    if (!bytes) throw InputError(file, c.where("bytes_per_call"), "missing required field");
+    kc.flop_per_call = *flop;
+    kc.bytes_per_call = *bytes;
+    kc.dtype = c.str("dtype", true);
+    kc.source = c.str("source", true);
+    out.counts = kc;
+  }
+  return out;
+}
+
+}  // namespace
+
+double KernelsFile::seconds_total() const {
+  double s = 0;
+  for (const Kernel& k : kernels) s += k.seconds_total;
+  return s;
+}
+
+KernelsFile parse_kernels(const std::string& text, const std::string& file) {
+  check_json_nesting(text, file);
+  const json j = parse_json_text(text, file);
+  check_header(j, file);
+  KernelsFile out;
+  out.file = file;
+  const FieldReader top(file, j, "");
+  out.complete = top.has("complete") && top.boolean("complete");
+  out.command = j.contains("process") && j["process"].is_object()
+                    ? FieldReader(file, j["process"], "process").str("command", false)
+                    : "";
+  if (j.contains("host") && j["host"].is_object())
+    out.hostname = FieldReader(file, j["host"], "host").str("hostname", false);
+  if (out.hostname.empty()) out.hostname = "unknown-host";
+  if (j.contains("kokkos") && j["kokkos"].is_object()) {
+    const FieldReader kk(file, j["kokkos"], "kokkos");
+    out.global_fencing = kk.has("global_fencing") && kk.boolean("global_fencing");
+  }
+  const json& list = j["kernels"];
+  if (list.size() > kMaxKernels)
+    throw InputError(file, "kernels", "more than " + std::to_string(kMaxKernels) + " entries");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    out.kernels.push_back(read_kernel(file, list[i], i));
+  if (j.contains("annotations_without_kernel") && j["annotations_without_kernel"].is_array())
+    for (const json& label : j["annotations_without_kernel"])
+      if (label.is_string()) out.annotations_without_kernel.push_back(label.get<std::string>());
+  return out;
+}
+
+KernelsFile load_kernels(const std::string& path) {
+  return parse_kernels(read_text_file(path, "kernels file"), path);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,223 @@
+// libridgeline-kp.so driven through its C entry points as Kokkos would call them (dlopen, then
+// init, settings, kernels, regions, metadata, finalize), and its kernels file read back with the
+// reporter's reader: the connector and the reporter agree on the file. No timing is asserted.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "kernels/kernels_file.hpp"
+#include "kokkosp_abi.hpp"
+#include "ridgeline/annotation_format.hpp"
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace ridgeline {
+namespace {
+
+// The devID Kokkos passes: the space's type in the top 8 bits (Serial 0, OpenMP 1, Cuda 2).
+constexpr std::uint32_t kOpenMP = 1u << 24, kCuda = 2u << 24;
+constexpr std::uint64_t kKokkos34 = 20210225, kKokkos4 = 20240906;
+
+struct Connector {
+  void* handle = dlopen(RIDGELINE_KP_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  template <class F>
+  F* fn(const char* name) {
+    return reinterpret_cast<F*>(dlsym(handle, name));
+  }
+  void init(std::uint64_t version) {
+    fn<void(int, std::uint64_t, std::uint32_t, Kokkos_Profiling_KokkosPDeviceInfo*)>(
+        "kokkosp_init_library")(0, version, 0, nullptr);
+    Kokkos_Tools_ToolSettings settings{};
+    fn<void(std::uint32_t, Kokkos_Tools_ToolSettings*)>("kokkosp_request_tool_settings")(1,
+                                                                                         &settings);
+    fencing_requested = settings.requires_global_fencing;
+  }
+  void kernel(const char* kind, const char* label, std::uint32_t dev_id) {
+    std::uint64_t id = 0;
+    fn<void(const char*, std::uint32_t, std::uint64_t*)>(
+        (std::string("kokkosp_begin_parallel_") + kind).c_str())(label, dev_id, &id);
+    fn<void(std::uint64_t)>((std::string("kokkosp_end_parallel_") + kind).c_str())(id);
+  }
+  void push(const char* name) { fn<void(const char*)>("kokkosp_push_profile_region")(name); }
+  void pop() { fn<void()>("kokkosp_pop_profile_region")(); }
+  void metadata(const std::string& k, const std::string& v) {
+    fn<void(const char*, const char*)>("kokkosp_declare_metadata")(k.c_str(), v.c_str());
+  }
+  void finalize() { fn<void()>("kokkosp_finalize_library")(); }
+  bool fencing_requested = false;
+};
+
+class ConnectorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(kp.handle, nullptr) << dlerror();
+    out = dir.path + "/kernels.json";
+    setenv("RIDGELINE_KP_OUT", out.c_str(), 1);
+    setenv("RIDGELINE_KP_INTERVAL", "0", 1);  // one write, at finalize
+  }
+  const Kernel* find(const KernelsFile& f, const std::string& label, const std::string& region) {
+    for (const Kernel& k : f.kernels)
+      if (k.label == label && k.region == region) return &k;
+    return nullptr;
+  }
+  test::TempDir dir;
+  std::string out;
+  Connector kp;
+};
+
+TEST_F(ConnectorTest, RecordsEveryCallByLabelRegionSpaceAndKind) {
+  kp.init(kKokkos34);
+  EXPECT_TRUE(kp.fencing_requested);
+  kp.metadata(annotation::key_for("app::triad"), annotation::value_for(2000, 24000, "fp64"));
+  kp.metadata("Kokkos Version", "3.4.01");
+  for (int i = 0; i < 7; ++i) kp.kernel("for", "app::triad", kOpenMP);
+  kp.push("solve");
+  kp.push("step");
+  for (int i = 0; i < 3; ++i) kp.kernel("for", "app::triad", kOpenMP);
+  kp.kernel("reduce", "app::norm", kOpenMP);
+  kp.pop();
+  kp.kernel("scan", "app::prefix", kOpenMP);
+  kp.pop();
+  kp.finalize();
+
+  const KernelsFile f = load_kernels(out);
+  EXPECT_TRUE(f.complete);
+  EXPECT_TRUE(f.global_fencing);
+  ASSERT_EQ(f.kernels.size(), 4u);
+  const Kernel* top = find(f, "app::triad", "");
+  const Kernel* nested = find(f, "app::triad", "/solve/step");
+  const Kernel* norm = find(f, "app::norm", "/solve/step");
+  const Kernel* prefix = find(f, "app::prefix", "/solve");
+  ASSERT_TRUE(top && nested && norm && prefix);
+  EXPECT_EQ(top->calls, 7);
+  EXPECT_EQ(nested->calls, 3);
+  EXPECT_EQ(norm->kind, "reduce");
+  EXPECT_EQ(prefix->kind, "scan");
+  EXPECT_EQ(top->space, "OpenMP");
+  EXPECT_LE(top->p25_s, top->median_s);
+  EXPECT_LE(top->median_s, top->p75_s);
+  // The counts belong to the label wherever it ran; other labels have none.
+  ASSERT_TRUE(top->counts && nested->counts);
+  EXPECT_EQ(top->counts->flop_per_call, 2000);
+  EXPECT_EQ(top->counts->bytes_per_call, 24000);
+  EXPECT_EQ(top->counts->dtype, "fp64");
+  EXPECT_EQ(top->counts->source, "annotation");
+  EXPECT_FALSE(norm->counts);
+  EXPECT_TRUE(f.annotations_without_kernel.empty());
+  EXPECT_NE(test::slurp(out).find("\"Kokkos Version\": \"3.4.01\""), std::string::npos);
+}
+
+TEST_F(ConnectorTest, DecodesTheDeviceOfKokkos4AndOnlyTheSpaceOf34) {
+  // Kokkos 4.x: device 3 in bits 17-23, instance 5 below. Kokkos 3.4: bits 0-23 are the instance.
+  const std::uint32_t cuda_device3 = kCuda | (3u << 17) | 5u;
+  kp.init(kKokkos4);
+  kp.kernel("for", "k", cuda_device3);
+  kp.finalize();
+  KernelsFile f = load_kernels(out);
+  ASSERT_EQ(f.kernels.size(), 1u);
+  EXPECT_EQ(f.kernels[0].space, "Cuda");
+  EXPECT_EQ(f.kernels[0].device_id, 3);
+
+  kp.init(kKokkos34);
+  kp.kernel("for", "k", cuda_device3);
+  kp.finalize();
+  f = load_kernels(out);
+  ASSERT_EQ(f.kernels.size(), 1u);
+  EXPECT_EQ(f.kernels[0].space, "Cuda");
+  EXPECT_EQ(f.kernels[0].device_id, 0);
+}
+
+TEST_F(ConnectorTest, SaysWhichAnnotationsNoKernelUsed) {
+  kp.init(kKokkos34);
+  kp.metadata(annotation::key_for("never::ran"), annotation::value_for(1, 8, "fp32"));
+  kp.kernel("for", "ran", kOpenMP);
+  kp.finalize();
+  const KernelsFile f = load_kernels(out);
+  ASSERT_EQ(f.annotations_without_kernel.size(), 1u);
+  EXPECT_EQ(f.annotations_without_kernel[0], "never::ran");
+}
+
+TEST_F(ConnectorTest, TheSameAnnotationTwiceIsFine) {
+  kp.init(kKokkos34);
+  for (int i = 0; i < 2; ++i)
+    kp.metadata(annotation::key_for("k"), annotation::value_for(10, 80, "fp64"));
+  kp.kernel("for", "k", kOpenMP);
+  kp.finalize();
+  EXPECT_TRUE(load_kernels(out).kernels[0].counts);
+}
+
+// A malformed or contradicting annotation ends the application: one line naming the key, exit 2.
+TEST_F(ConnectorTest, BadAnnotationsAreOneLineAndExitTwo) {
+  const std::string key = annotation::key_for("app::k");
+  for (const std::string& value :
+       {std::string("flop=1 bytes=x dtype=fp64"), std::string("flop=1 dtype=fp64"),
+        std::string("flop=-1 bytes=8 dtype=fp64"),
+        std::string("flop=1 bytes=8 dtype=fp64 speed=9")}) {
+    SCOPED_TRACE(value);
+    EXPECT_EXIT(
+        {
+          kp.init(kKokkos34);
+          kp.metadata(key, value);
+          std::exit(0);
+        },
+        ::testing::ExitedWithCode(2), "^ridgeline-kp: ridgeline\\.counts:app::k: ");
+  }
+  EXPECT_EXIT(
+      {
+        kp.init(kKokkos34);
+        kp.metadata(key, annotation::value_for(1, 8, "fp64"));
+        kp.metadata(key, annotation::value_for(2, 8, "fp64"));
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(2), "declared again with other counts");
+}
+
+TEST_F(ConnectorTest, ABadIntervalIsOneLineAndExitTwo) {
+  setenv("RIDGELINE_KP_INTERVAL", "soon", 1);
+  EXPECT_EXIT(kp.init(kKokkos34), ::testing::ExitedWithCode(2),
+              "^ridgeline-kp: RIDGELINE_KP_INTERVAL: 'soon' is not a number");
+}
+
+// A periodic write holds what ran so far, marked incomplete: an application killed before
+// Kokkos::finalize keeps it. Waits for the writer thread (up to a minute; no time is asserted).
+TEST_F(ConnectorTest, PeriodicWritesKeepWhatRanBeforeFinalize) {
+  setenv("RIDGELINE_KP_INTERVAL", "0.05", 1);
+  kp.init(kKokkos34);
+  for (int i = 0; i < 5; ++i) kp.kernel("for", "k", kOpenMP);
+  // A write may come between two of the calls above; a later one holds all five.
+  auto holds_five = [this] {
+    if (!std::filesystem::exists(out)) return false;
+    const KernelsFile f = load_kernels(out);
+    return f.kernels.size() == 1 && f.kernels[0].calls == 5;
+  };
+  for (int tries = 0; tries < 600 && !holds_five(); ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(holds_five()) << "no periodic write of the five calls within a minute";
+  EXPECT_FALSE(load_kernels(out).complete);
+  kp.kernel("for", "k", kOpenMP);
+  kp.finalize();
+  const KernelsFile after = load_kernels(out);
+  EXPECT_TRUE(after.complete);
+  EXPECT_EQ(after.kernels[0].calls, 6);
+}
+
+TEST_F(ConnectorTest, AnUnwritableFileIsReportedAndTheApplicationGoesOn) {
+  setenv("RIDGELINE_KP_OUT", (dir.path + "/no/such/dir/k.json").c_str(), 1);
+  kp.init(kKokkos34);
+  kp.kernel("for", "k", kOpenMP);
+  testing::internal::CaptureStderr();
+  kp.finalize();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("ridgeline-kp: " + dir.path + "/no/such/dir/k.json"), std::string::npos)
+      << err;
+  EXPECT_EQ(test::line_count(err), 1);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -1,0 +1,268 @@
+// An application's kernels (kernels files of libridgeline-kp.so) held against fitted roofs: the
+// placement arithmetic against roofs read from a fixture, the reader's one-line errors, and the
+// report and place commands end to end.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "cli_test_support.hpp"
+#include "fit/analysis.hpp"
+#include "kernels/kernel_placement.hpp"
+#include "kernels/kernels_file.hpp"
+#include "results/input_error.hpp"
+
+namespace ridgeline {
+namespace {
+
+using namespace test;
+using nlohmann::json;
+
+// A kernel whose declared counts give intensity `intensity` (bytes_per_call fixed) and whose
+// median time gives `flops_per_s`.
+Kernel kernel(const std::string& label, double intensity, double flops_per_s,
+              const std::string& space = "OpenMP", const std::string& dtype = "fp64") {
+  Kernel k;
+  k.label = label;
+  k.kind = "for";
+  k.space = space;
+  k.calls = 10;
+  const double bytes = 1e8, flop = intensity * bytes;
+  k.median_s = k.p25_s = k.p75_s = (flop > 0 ? flop / flops_per_s : 1);
+  k.seconds_total = 10 * k.median_s;
+  k.counts = KernelCounts{flop, bytes, dtype, "annotation"};
+  return k;
+}
+
+class KernelPlacementTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    analysis_ = new FileAnalysis(analyze(load_results(kData + "/cpu_run_a.json"), 200));
+  }
+  static void TearDownTestSuite() { delete analysis_; }
+  const RoofFit& fit() const { return *analysis_->find("OpenMP", "fp64")->fit.fit; }
+  const Roof& roof() const { return fit().estimate.roof; }
+  KernelsFile file_of(std::vector<Kernel> kernels, const std::string& host = "devbox") const {
+    KernelsFile f;
+    f.file = "k.json";
+    f.hostname = host;
+    f.global_fencing = true;
+    f.kernels = std::move(kernels);
+    return f;
+  }
+  static FileAnalysis* analysis_;
+};
+FileAnalysis* KernelPlacementTest::analysis_ = nullptr;
+
+TEST_F(KernelPlacementTest, AMemoryBoundKernelIsHeldAgainstBAtItsIntensity) {
+  const double i = roof().ridge_point() / 10;
+  const KernelsFile f = file_of({kernel("app::stream", i, 0.5 * i * roof().bandwidth)});
+  const auto p = place_kernels(f, {analysis_});
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_TRUE(p[0].placed) << p[0].not_placed;
+  EXPECT_TRUE(p[0].memory_bound);
+  EXPECT_EQ(p[0].bound_by, "B (DRAM)");
+  EXPECT_EQ(p[0].group, "OpenMP fp64");
+  EXPECT_NEAR(p[0].fraction, 0.5, 1e-12);
+  EXPECT_NEAR(*p[0].intensity, i, 1e-12 * i);
+  // The interval is the roof's: B's bootstrap bounds at this intensity.
+  EXPECT_NEAR(p[0].fraction_ci.low, 0.5 * roof().bandwidth / fit().bandwidth_ci.high, 1e-12);
+  EXPECT_NEAR(p[0].fraction_ci.high, 0.5 * roof().bandwidth / fit().bandwidth_ci.low, 1e-12);
+  EXPECT_TRUE(p[0].fraction_ci.contains(0.5));
+  EXPECT_LT(p[0].fraction_ci.low, p[0].fraction_ci.high);
+  EXPECT_EQ(p[0].headroom(), "memory-bound at 50 % of B (DRAM); 2× to the roof");
+  EXPECT_EQ(p[0].roofs, analysis_);
+}
+
+TEST_F(KernelPlacementTest, AComputeBoundKernelIsHeldAgainstP) {
+  const double i = roof().ridge_point() * 10;
+  const auto p =
+      place_kernels(file_of({kernel("app::gemm", i, 0.25 * roof().peak_flops)}), {analysis_});
+  ASSERT_TRUE(p[0].placed);
+  EXPECT_FALSE(p[0].memory_bound);
+  EXPECT_NEAR(p[0].fraction, 0.25, 1e-12);
+  EXPECT_NEAR(p[0].fraction_ci.low, 0.25 * roof().peak_flops / fit().peak_ci.high, 1e-12);
+  EXPECT_EQ(p[0].headroom(), "compute-bound at 25 % of P; 4× to the roof");
+}
+
+TEST_F(KernelPlacementTest, AKernelWithoutFlopsIsHeldAgainstBItself) {
+  Kernel copy = kernel("app::copy", 0, 1);
+  copy.median_s = copy.counts->bytes_per_call / (0.8 * roof().bandwidth);
+  const auto p = place_kernels(file_of({copy}), {analysis_});
+  ASSERT_TRUE(p[0].placed);
+  EXPECT_FALSE(p[0].intensity.has_value() && *p[0].intensity > 0);
+  EXPECT_NEAR(p[0].fraction, 0.8, 1e-12);
+  EXPECT_EQ(p[0].bound_by, "B (DRAM)");
+}
+
+TEST_F(KernelPlacementTest, AboveTheRoofSaysSoRatherThanNegativeHeadroom) {
+  const double i = roof().ridge_point() / 4;
+  const auto p = place_kernels(file_of({kernel("k", i, 1.2 * i * roof().bandwidth)}), {analysis_});
+  EXPECT_EQ(p[0].headroom().rfind("above the roof at 120 % of B (DRAM)", 0), 0u) << p[0].headroom();
+}
+
+TEST_F(KernelPlacementTest, SharesOfTimeAndKernelsThatCannotBePlaced) {
+  Kernel unannotated = kernel("app::check", 1, 1e9);
+  unannotated.counts.reset();
+  unannotated.seconds_total = 3;
+  Kernel fp8 = kernel("app::fp8", 1, 1e9, "OpenMP", "fp8");
+  fp8.seconds_total = 1;
+  const auto p = place_kernels(file_of({unannotated, fp8}), {analysis_});
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_NEAR(p[0].share_of_time, 0.75, 1e-12);
+  EXPECT_NEAR(p[1].share_of_time, 0.25, 1e-12);
+  EXPECT_FALSE(p[0].placed);
+  EXPECT_EQ(p[0].not_placed, "no counts declared (ridgeline/annotate.hpp)");
+  EXPECT_FALSE(p[1].placed);
+  EXPECT_EQ(p[1].not_placed.rfind("no OpenMP fp8 roofs in ", 0), 0u) << p[1].not_placed;
+}
+
+TEST_F(KernelPlacementTest, HostsAreMatchedAndAMismatchIsSaid) {
+  const double i = roof().ridge_point();
+  const KernelsFile other = file_of({kernel("k", i, 1e9)}, "otherhost");
+  auto p = place_kernels(other, {analysis_});  // the only results file: used, with a caveat
+  ASSERT_TRUE(p[0].placed);
+  EXPECT_EQ(p[0].caveat, "kernels ran on otherhost, roofs measured on devbox");
+  p = place_kernels(other, {analysis_, analysis_});  // several, none of its host: not placed
+  EXPECT_FALSE(p[0].placed);
+  EXPECT_EQ(p[0].not_placed, "no results file of host otherhost");
+  p = place_kernels(file_of({kernel("k", i, 1e9)}), {analysis_});
+  EXPECT_TRUE(p[0].caveat.empty()) << p[0].caveat;
+}
+
+TEST_F(KernelPlacementTest, UnfencedTimesOfADeviceSpaceCarryACaveat) {
+  KernelsFile f = file_of({kernel("k", 1, 1e9, "Cuda")});
+  f.global_fencing = false;
+  const auto p = place_kernels(f, {analysis_});
+  EXPECT_FALSE(p[0].placed);  // no Cuda roofs in a CPU file
+  EXPECT_NE(p[0].caveat.find("times not fenced"), std::string::npos);
+}
+
+// A kernels file as the connector writes it (connector/schema.md), host devbox.
+json kernels_doc() {
+  return json::parse(R"({
+    "schema": "ridgeline-kernels", "schema_version": "1.0.0", "complete": true,
+    "tool": {"name": "libridgeline-kp", "version": "0.1.0"},
+    "host": {"hostname": "devbox"}, "process": {"pid": 1, "command": "./app"},
+    "kokkos": {"interface_version": 20210225, "global_fencing": true, "metadata": {}},
+    "kernels": [
+      {"label": "app::triad", "region": "/step", "kind": "for", "space": "OpenMP",
+       "device_id": 0, "instance_id": 0, "calls": 10, "seconds_total": 0.1,
+       "seconds_per_call": {"median": 0.01, "p25": 0.009, "p75": 0.011, "min": 0.008,
+                            "max": 0.02, "calls_kept": 10},
+       "counts": {"flop_per_call": 2e7, "bytes_per_call": 2.4e8, "dtype": "fp64",
+                  "source": "annotation"}},
+      {"label": "app::check", "region": "", "kind": "reduce", "space": "OpenMP",
+       "device_id": 0, "instance_id": 0, "calls": 3, "seconds_total": 0.003,
+       "seconds_per_call": {"median": 0.001, "p25": 0.001, "p75": 0.001, "min": 0.001,
+                            "max": 0.001, "calls_kept": 3},
+       "counts": null}
+    ],
+    "annotations_without_kernel": ["app::never"]
+  })");
+}
+
+TEST(KernelsFile, ReadsWhatTheConnectorWrites) {
+  const KernelsFile f = parse_kernels(kernels_doc().dump(), "k.json");
+  EXPECT_EQ(f.hostname, "devbox");
+  EXPECT_TRUE(f.complete);
+  EXPECT_TRUE(f.global_fencing);
+  ASSERT_EQ(f.kernels.size(), 2u);
+  EXPECT_EQ(f.kernels[0].region, "/step");
+  EXPECT_EQ(f.kernels[0].calls, 10);
+  EXPECT_EQ(f.kernels[0].median_s, 0.01);
+  ASSERT_TRUE(f.kernels[0].counts);
+  EXPECT_EQ(f.kernels[0].counts->bytes_per_call, 2.4e8);
+  EXPECT_FALSE(f.kernels[1].counts);
+  EXPECT_EQ(f.kernels[1].kind, "reduce");
+  EXPECT_EQ(f.annotations_without_kernel, std::vector<std::string>{"app::never"});
+  EXPECT_NEAR(f.seconds_total(), 0.103, 1e-15);
+}
+
+struct BadKernels {
+  std::string field;  // a JSON pointer into the document
+  json value;
+  std::string expected;  // the whole message after "k.json: "
+};
+
+TEST(KernelsFile, BadInputNamesTheFileAndTheField) {
+  const std::vector<BadKernels> cases = {
+      {"/schema", "ridgeline-results", "schema: not \"ridgeline-kernels\""},
+      {"/schema_version", "2.0.0", "schema_version: '2.0.0' is not a version 1.x"},
+      {"/kernels", json::object(), "kernels: missing or not an array"},
+      {"/kernels/0/calls", "ten", "kernels[0].calls: must be a number"},
+      {"/kernels/0/calls", nullptr, "kernels[0].calls: missing required field"},
+      {"/kernels/0/kind", "loop", "kernels[0].kind: must be \"for\", \"reduce\" or \"scan\""},
+      {"/kernels/0/label", "", "kernels[0].label: must not be empty"},
+      {"/kernels/0/seconds_total", -1, "kernels[0].seconds_total: must not be negative"},
+      {"/kernels/1/seconds_per_call/p25", 0.5,
+       "kernels[1].seconds_per_call.median: must lie between p25 and p75"},
+      {"/kernels/0/counts/flop_per_call", "many",
+       "kernels[0].counts.flop_per_call: must be a number"},
+      {"/kernels/0/counts/dtype", nullptr, "kernels[0].counts.dtype: missing required field"},
+      {"/kernels/0/counts", 7, "kernels[0].counts: must be an object or null"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.field);
+    json doc = kernels_doc();
+    doc[json::json_pointer(c.field)] = c.value;
+    try {
+      parse_kernels(doc.dump(), "k.json");
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("k.json: " + c.expected, 0), 0u) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_kernels("{\"schema\": ", "k.json"), InputError);
+}
+
+TEST(KernelsCli, ReportHasYourKernelsAndTheirMarkers) {
+  TempDir dir;
+  write_json(dir.path + "/k.json", kernels_doc());
+  const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json --kernels " + dir.path +
+                             "/k.json --out " + dir.path + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/out/report.md");
+  EXPECT_NE(md.find("## Your kernels"), std::string::npos);
+  EXPECT_NE(md.find("| `app::triad in /step` | OpenMP fp64 | 10 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("memory-bound at"), std::string::npos);
+  EXPECT_NE(md.find("| `app::check` | OpenMP | 3 |"), std::string::npos);
+  EXPECT_NE(md.find("no counts declared"), std::string::npos);
+  EXPECT_NE(md.find("Counts were declared for `app::never`"), std::string::npos);
+  bool marker = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path + "/out"))
+    if (e.path().extension() == ".svg")
+      marker |= slurp(e.path().string()).find(">app::triad</text>") != std::string::npos;
+  EXPECT_TRUE(marker) << "no chart names the kernel";
+}
+
+TEST(KernelsCli, PlaceTakesAKernelsFile) {
+  TempDir dir;
+  write_json(dir.path + "/k.json", kernels_doc());
+  const auto r =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("app::triad in /step: 10 calls"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of the roof; memory-bound at"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("app::check: 3 calls"), std::string::npos);
+  const auto none = run_command(kBin + " place " + kData + "/cpu_run_a.json");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(line_count(none.err), 1) << none.err;
+}
+
+TEST(KernelsCli, ABadKernelsFileIsOneLineExitTwoAndNoReport) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["kernels"][0]["calls"] = "ten";
+  write_json(dir.path + "/k.json", doc);
+  const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json --kernels " + dir.path +
+                             "/k.json --out " + dir.path + "/out");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(dir.path + "/k.json: kernels[0].calls: must be a number"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path + "/out/report.md"));
+}
+
+}  // namespace
+}  // namespace ridgeline
