@@ -84,7 +84,7 @@ def kernel_metadata(readelf, path):
     """{kernel symbol: metadata dict} from the code object's NT_AMDGPU_METADATA note."""
     out = subprocess.run([readelf, '--notes', path], capture_output=True, text=True,
                          check=True).stdout
-    m = re.search(r'^---\n(.*?)^\.\.\.$', out, re.S | re.M)
+    m = re.search(r'^\s*---\n(.*?)^\.\.\.$', out, re.S | re.M)
     if not m:
         return {}
     text = m.group(1)
@@ -164,7 +164,7 @@ def analyse(symbol, body):
         if fmas >= 16 and (best is None or fmas / len(own) > best['fma'] / best['len']):
             best = {'fma': fmas, 'valu': valu, 'len': len(own),
                     'fmac': sum(op.startswith('v_fmac') for op in own),
-                    'mov': sum(op.startswith('v_mov') for op in own)}
+                    'mov': sum(op.startswith(('v_mov', 'v_pk_mov')) for op in own)}
     return {
         'loads_before_wait': sum(1 for m in loads[:first_wait] if m),
         'loads': sum(1 for m in loads if m),
