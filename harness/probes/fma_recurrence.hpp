@@ -31,6 +31,18 @@ inline constexpr T kFmaAlphaUp = T(1) + T(1) / T(65536);
 template <class T>
 inline constexpr T kFmaBeta = T(1) / T(65536);
 
+// α and β as the kernels take them: run-time values, carried in the kernel's arguments. A
+// constant the compiler can see (a constexpr, or a const local initialised from one, which a
+// lambda then does not even capture) is folded into every FMA, and LLVM 19 (ROCm 6's compilers)
+// then emits v_fmac_f64 plus a v_mov per FMA on gfx90a: half the fp64 rate (LLVM 15 kept
+// v_fma_f64). The volatile read hides the value from every compiler; scripts/check-gpu-codegen
+// and scripts/check-hot-loops check the result.
+template <class T>
+T runtime_value(T v) {
+  volatile T r = v;
+  return r;
+}
+
 // α of the in-place ladder's call number `call` (1-based: the first call pulls towards 1).
 template <class T>
 constexpr T in_place_alpha(long call) {

@@ -21,16 +21,22 @@
 #include <cstring>
 #include <type_traits>
 
+// RIDGELINE_PACKED_HALF: the packed fp16 type exists; RIDGELINE_PACKED_BF16: the packed bf16
+// type too (Packed<Bf16> below).
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #define RIDGELINE_PACKED_HALF 1
+#define RIDGELINE_PACKED_BF16 1
 #elif defined(KOKKOS_ENABLE_HIP)
-// UNVERIFIED (no ROCm here): hip_fp16.h has __half2/__hfma2; hip_bf16.h (ROCm >= 6.0) has
-// __hip_bfloat162 with __hfma2 and __low2float/__high2float.
-#include <hip/hip_bf16.h>
+// hip_fp16.h has __half2/__hfma2 (compiled with ROCm 5.2, not run). __hip_bfloat162 comes with
+// hip_bf16.h, ROCm >= 6.0; ROCm 5 has only the scalar hip_bfloat16.h.
 #include <hip/hip_fp16.h>
 #define RIDGELINE_PACKED_HALF 1
+#if __has_include(<hip/hip_bf16.h>)
+#include <hip/hip_bf16.h>
+#define RIDGELINE_PACKED_BF16 1
+#endif
 #endif
 
 namespace ridgeline {
@@ -134,23 +140,18 @@ std::array<float, 16> half_reference(long k) {
 template <class H>
 struct Packed;
 
+template <>
+struct Packed<Fp16> {
+  using type = __half2;
+};
+#if defined(RIDGELINE_PACKED_BF16)
+template <>
+struct Packed<Bf16> {
 #if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct Packed<Fp16> {
-  using type = __half2;
-};
-template <>
-struct Packed<Bf16> {
   using type = __nv_bfloat162;
-};
 #else
-template <>
-struct Packed<Fp16> {
-  using type = __half2;
-};
-template <>
-struct Packed<Bf16> {
   using type = __hip_bfloat162;
+#endif
 };
 #endif
 
@@ -179,10 +180,12 @@ KOKKOS_FORCEINLINE_FUNCTION P packed_fma(P a, P b, P c) {
 template <class P>
 KOKKOS_FORCEINLINE_FUNCTION P packed_from_floats(float lo, float hi) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  if constexpr (std::is_same_v<P, typename Packed<Fp16>::type>)
-    return __floats2half2_rn(lo, hi);
-  else
+#if defined(RIDGELINE_PACKED_BF16)
+  if constexpr (!std::is_same_v<P, typename Packed<Fp16>::type>)
     return __floats2bfloat162_rn(lo, hi);
+  else
+#endif
+    return __floats2half2_rn(lo, hi);
 #else
   (void)lo;
   (void)hi;

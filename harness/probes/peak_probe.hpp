@@ -94,7 +94,7 @@ class PeakProbe final : public Probe {
     const auto l = layout_;
     const int k_steps = k_;
     T* KOKKOS_RESTRICT out = out_.data();
-    const T alpha = kFmaAlpha<T>, beta = kFmaBeta<T>;
+    const T alpha = runtime_value(kFmaAlpha<T>), beta = runtime_value(kFmaBeta<T>);
     const Stamps stamps = stamps_;
     const std::size_t stride = kClockStride;
     Kokkos::parallel_for(

@@ -121,22 +121,17 @@ class Planner {
                   " arithmetic on host backends (Kokkos' half types are plain float there)";
 #if defined(RIDGELINE_PACKED_HALF)
     if constexpr (kIsDeviceSpace<Space>) {
+      if (dtype == "fp16") return half_typed<Space, Fp16>();
 #if defined(KOKKOS_ENABLE_HIP)
       // CDNA2/3 have a packed fp16 FMA (v_pk_fma_f16) but none for bf16: hip_bf16.h's __hfma2
-      // goes through fp32, so its "peak" would be a software rate.
-      if (dtype == "bf16")
-        reason =
-            "no packed bf16 FMA instruction on AMD CDNA2/CDNA3 (gfx90a, gfx942): HIP's "
-            "__hfma2 for bf16 is emulated through fp32, not a hardware peak";
-      else
+      // goes through fp32, so its "peak" would be a software rate. Not instantiated either:
+      // ROCm 5 has no packed bf16 type at all (half_precision.hpp).
+      reason =
+          "no packed bf16 FMA instruction on AMD CDNA2/CDNA3 (gfx90a, gfx942): HIP's "
+          "__hfma2 for bf16 is emulated through fp32, not a hardware peak";
+#elif defined(RIDGELINE_PACKED_BF16)
+      return half_typed<Space, Bf16>();
 #endif
-      {
-        if (dtype == "fp16")
-          half_typed<Space, Fp16>();
-        else
-          half_typed<Space, Bf16>();
-        return;
-      }
     }
 #endif
     for (const char* probe : {"fma", "peak"}) {

@@ -56,6 +56,9 @@ class Counted {
   constexpr Counted() = default;
   constexpr Counted(double v) : v_(v) {}  // NOLINT: literals and T(0.25) in probe code
   constexpr Counted(const Counted& o) : v_(o.v_) { read(o); }
+  // runtime_value() (fma_recurrence.hpp) hands α and β back from a volatile local: a stack
+  // value, never counted.
+  Counted(const volatile Counted& o) : v_(o.v_) {}
   constexpr Counted& operator=(const Counted& o) {
     read(o);
     v_ = o.v_;

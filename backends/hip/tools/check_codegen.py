@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Checks the compiled HIP probe kernels (AMDGPU code objects, as roc-obj extracts them from an
+object file or binary) for what ridgeline relies on, the AMD counterpart of
+backends/cuda/tools/check_codegen.py. Reads `llvm-objdump -d --mcpu=ARCH` and the kernel
+metadata of `llvm-readelf --notes` (registers, scratch, spills).
+
+  check_codegen.py [--arch gfx90a] [--llvm-suffix -15] CODE_OBJECT...
+
+Per probe kernel it prints VGPRs/SGPRs/AGPRs, scratch bytes and spills, global loads issued before
+the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of the hottest loop
+(of its vector ALU instructions and of all its instructions). It exits 1 if any of these fails:
+  - any probe kernel uses scratch (private segment), spills VGPRs/SGPRs, or holds AGPRs (in a
+    kernel without matrix instructions AGPRs are where registers spill to on gfx90a/gfx942);
+  - a streaming kernel waits for memory before a thread's chunk is in flight (8 elements per
+    input array), or splits an element into narrower loads;
+  - a peak kernel's hot loop, or the hot loop of a ladder rung with K >= 64, is under 95 % FMA
+    of its vector ALU instructions or under 90 % of all its instructions: a literal that forces
+    `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x spends a fifth of its
+    issue slots on the loop (16 FMA of 20 instructions).
+Exit 2 when no probe kernel is found (wrong file, or a CUDA build).
+"""
+import argparse
+import collections
+import re
+import shutil
+import subprocess
+import sys
+
+try:
+    import yaml
+except ImportError:  # python3-yaml (scripts/setup installs it)
+    yaml = None
+
+STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
+LOADS_PER_CHUNK = {'copy': 8, 'scale': 8, 'add': 16, 'triad': 16, 'dot': 16, 'read': 8, 'fill': 0}
+DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
+ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
+# Kokkos picks one of three launch paths by the functor's size; several may be instantiated.
+MECHANISMS = {'local_memory': 'local', 'constant_memory': 'constant', 'global_memory': 'global'}
+
+FUNCTION = re.compile(r'^([0-9a-f]+) <(.+)>:$')
+# mnemonic, operands, address; a branch's target follows the encoding: `// ADDR: BF85FEFB <sym+0x70>`
+INSTRUCTION = re.compile(r'^\s+([a-z_0-9]+)(.*?)\s*//\s*([0-9A-F]+):(.*)$')
+BRANCH_TARGET = re.compile(r'<(.+)\+0x([0-9a-f]+)>')
+FMA = re.compile(r'^v_(pk_)?(fma|fmac|mac|mad|fma_mix|fma_mixlo|fma_mixhi)_(f64|f32|f16|legacy_f32)(_e32|_e64)?$'
+                 r'|^v_fma_mix(lo|hi)?_f16$')
+LOAD_BYTES = {'ubyte': 1, 'sbyte': 1, 'ushort': 2, 'sshort': 2, 'short_d16': 2, 'short_d16_hi': 2,
+              'dword': 4, 'dwordx2': 8, 'dwordx3': 12, 'dwordx4': 16}
+GLOBAL_LOAD = re.compile(r'^(global|buffer|flat)_load_(\w+)$')
+GLOBAL_STORE = re.compile(r'^(global|buffer|flat)_store_')
+SCRATCH = re.compile(r'^scratch_')
+VMCNT_WAIT = re.compile(r'vmcnt\(')
+
+
+def tool(name, suffix):
+    for candidate in (name + suffix, name):
+        path = shutil.which(candidate)
+        if path:
+            return path
+    sys.exit(f'check_codegen: {name}{suffix} not found (Debian: apt-get install llvm{suffix})')
+
+
+def disassemble(objdump, arch, path):
+    out = subprocess.run([objdump, '-d', f'--mcpu={arch}', path], capture_output=True, text=True,
+                         check=True).stdout
+    return parse_disassembly(out)
+
+
+def parse_disassembly(text):
+    """{symbol: [(address, mnemonic, operands)]} for every function in llvm-objdump's text."""
+    functions, body = {}, None
+    for line in text.splitlines():
+        m = FUNCTION.match(line)
+        if m:
+            body = functions.setdefault(m.group(2), [])
+            continue
+        m = INSTRUCTION.match(line)
+        if m and body is not None:
+            body.append((int(m.group(3), 16), m.group(1), m.group(2) + m.group(4)))
+    return functions
+
+
+def kernel_metadata(readelf, path):
+    """{kernel symbol: metadata dict} from the code object's NT_AMDGPU_METADATA note."""
+    out = subprocess.run([readelf, '--notes', path], capture_output=True, text=True,
+                         check=True).stdout
+    m = re.search(r'^\s*---\n(.*?)^\.\.\.$', out, re.S | re.M)
+    if not m:
+        return {}
+    text = m.group(1)
+    if yaml:
+        doc = yaml.safe_load(text) or {}
+        return {k['.name']: k for k in doc.get('amdhsa.kernels', [])}
+    kernels, cur = {}, None  # without PyYAML: the scalar keys of each kernel, at their indent
+    for line in text.splitlines():
+        k = re.match(r'^  (?:- |  )(\.[a-z_]+):\s+(\S+)$', line)
+        if k:
+            if line.startswith('  - '):
+                cur = {}
+            if cur is not None:
+                cur[k.group(1)] = k.group(2)
+                if k.group(1) == '.name':
+                    kernels[k.group(2)] = cur
+    return kernels
+
+
+def demangle(names):
+    out = subprocess.run(['c++filt'], input='\n'.join(names), capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return dict(zip(names, out))
+
+
+def classify(name):
+    """(kind, label, stream op or K) of a probe kernel, or None."""
+    mech = next((v for k, v in MECHANISMS.items() if f'hip_parallel_launch_{k}' in name), None)
+    suffix = f' [{mech}]' if mech and mech != 'local' else ''
+    m = re.search(r'StreamProbe<Kokkos::HIP, (double|float)>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
+    if m:
+        op = STREAM_OPS[int(m.group(2))]
+        reduce = ' (reduce)' if 'ParallelReduce' in name else ''
+        return ('stream', f'{op}<{DTYPES[m.group(1)]}>{reduce}{suffix}', op)
+    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::HIP, ([^,>]+)'
+                  r'(?:, (\d+))?(?:, \(ridgeline::LadderForm\)(\d))?>::run\(\)', name)
+    if m:
+        kind, t, k, form = m.groups()
+        xy = ', xy' if form == '1' else ''
+        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}{xy}>{suffix}'
+        return ('peak' if 'Peak' in kind else 'ladder', label, int(k) if k else None)
+    return None
+
+
+def branch_target(fn_address, operands, symbol):
+    m = BRANCH_TARGET.search(operands)
+    if not m or m.group(1) != symbol:
+        return None
+    return fn_address + int(m.group(2), 16)
+
+
+def analyse(symbol, body):
+    fn_address = body[0][0] if body else 0
+    index = {a: i for i, (a, _, _) in enumerate(body)}
+    ops = [op for _, op, _ in body]
+    loads = [GLOBAL_LOAD.match(op) for op in ops]
+    first_wait = next((i for i, (_, op, args) in enumerate(body)
+                       if op == 's_waitcnt' and VMCNT_WAIT.search(args)), len(body))
+    widths = collections.Counter(LOAD_BYTES.get(m.group(2), 0) for m in loads if m)
+    loops = []
+    for i, (address, op, args) in enumerate(body):
+        if op.startswith('s_cbranch') or op == 's_branch':
+            t = branch_target(fn_address, args, symbol)
+            if t is not None and t <= address and t in index:
+                loops.append((index[t], i))
+    # The hot loop: of the loops with at least 16 FMAs of their own (nested loops excluded), the
+    # densest in FMAs, as in the CUDA check.
+    best = None
+    for t, i in loops:
+        inner = set()
+        for t2, i2 in loops:
+            if (t2, i2) != (t, i) and t <= t2 and i2 <= i:
+                inner.update(range(t2, i2 + 1))
+        own = [ops[j] for j in range(t, i + 1) if j not in inner]
+        fmas = sum(bool(FMA.match(op)) for op in own)
+        valu = sum(op.startswith('v_') for op in own)
+        if fmas >= 16 and (best is None or fmas / len(own) > best['fma'] / best['len']):
+            best = {'fma': fmas, 'valu': valu, 'len': len(own),
+                    'fmac': sum(op.startswith('v_fmac') for op in own),
+                    'mov': sum(op.startswith(('v_mov', 'v_pk_mov')) for op in own)}
+    return {
+        'loads_before_wait': sum(1 for m in loads[:first_wait] if m),
+        'loads': sum(1 for m in loads if m),
+        'stores': sum(1 for op in ops if GLOBAL_STORE.match(op)),
+        'widths': dict(widths),
+        'scratch_ops': sum(1 for op in ops if SCRATCH.match(op)),
+        'loop': best,
+    }
+
+
+def integer(meta, key):
+    try:
+        return int(meta.get(key, 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def resources(meta):
+    """(registers by kind, scratch bytes, spilled registers) from a kernel's metadata."""
+    regs = {k: integer(meta, '.' + k + '_count') for k in ('vgpr', 'sgpr', 'agpr')}
+    scratch = integer(meta, '.private_segment_fixed_size')
+    spills = integer(meta, '.vgpr_spill_count') + integer(meta, '.sgpr_spill_count')
+    return regs, scratch, spills
+
+
+def failed_checks(kind, label, detail, meta, a):
+    """The failed checks' messages for one probe kernel (see the module's doc)."""
+    regs, scratch, spills = resources(meta)
+    checks = [(scratch == 0 and a['scratch_ops'] == 0, f'{scratch} bytes of scratch'),
+              (spills == 0, f'{spills} spilled registers'),
+              (regs['agpr'] == 0, f'{regs["agpr"]} AGPRs (no matrix code here: spill space)')]
+    if kind == 'stream':
+        need = LOADS_PER_CHUNK[detail]
+        if need:
+            checks.append((a['loads_before_wait'] >= need,
+                           f'{a["loads_before_wait"]} loads before the first vmcnt wait < {need}'))
+        dtype = re.search(r'<(fp\d+)>', label).group(1)
+        narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype])
+        checks.append((narrow == 0, f'{narrow} loads narrower than a {dtype} element'))
+    loop = a['loop']
+    graded = kind == 'peak' or (kind == 'ladder' and detail is not None and detail >= 64)
+    if graded:
+        if loop is None:
+            checks.append((False, 'no hot loop with >= 16 FMAs'))
+        else:
+            valu_share = loop['fma'] / loop['valu']
+            share = loop['fma'] / loop['len']
+            checks.append((valu_share >= 0.95, f'hot loop FMA share of vector ALU {valu_share:.3f} < 0.95'
+                           f' ({loop["fmac"]} v_fmac, {loop["mov"]} v_mov)'))
+            checks.append((share >= 0.90, f'hot loop FMA share of all instructions {share:.3f} < 0.90'))
+    return [msg for ok, msg in checks if not ok]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--arch', default='gfx90a')
+    ap.add_argument('--llvm-suffix', default='-15', help='-15 (hipcc 5.2 / clang 15) or -19')
+    ap.add_argument('code_objects', nargs='+')
+    args = ap.parse_args()
+    objdump = tool('llvm-objdump', args.llvm_suffix)
+    readelf = tool('llvm-readelf', args.llvm_suffix)
+    functions, metadata = {}, {}
+    for path in args.code_objects:
+        functions.update(disassemble(objdump, args.arch, path))
+        metadata.update(kernel_metadata(readelf, path))
+    names = demangle(sorted(metadata))
+    rows, failures = [], []
+    for symbol, dn in names.items():
+        c = classify(dn)
+        if not c:
+            continue
+        kind, label, detail = c
+        meta = metadata[symbol]
+        a = analyse(symbol, functions.get(symbol, []))
+        regs, scratch, spills = resources(meta)
+        failed = failed_checks(kind, label, detail, meta, a)
+        failures += [f'{label}: {m}' for m in failed]
+        rows.append((kind, label, a, regs, scratch, spills, failed))
+    if not rows:
+        print(f'check_codegen: no ridgeline probe kernels (Kokkos::HIP) in {" ".join(args.code_objects)}',
+              file=sys.stderr)
+        return 2
+    print(f'{"kernel":46} {"vgpr":>4} {"sgpr":>4} {"agpr":>4} {"scr":>3} {"spl":>3} {"ld<wt":>5} {"ld":>4} '
+          f'{"st":>4} {"ld widths":14} {"loop FMA/VALU/all":>20}  verdict')
+    for kind, label, a, regs, scratch, spills, failed in sorted(rows, key=lambda x: (x[0], x[1])):
+        w = ','.join(f'{k}B:{v}' for k, v in sorted(a['widths'].items()))
+        loop = a['loop']
+        lp = (f'{loop["fma"]}/{loop["valu"]}/{loop["len"]} {loop["fma"] / loop["valu"]:.0%}'
+              if loop else '-')
+        print(f'{label:46} {regs["vgpr"]:>4} {regs["sgpr"]:>4} {regs["agpr"]:>4} {scratch:>3} {spills:>3} '
+              f'{a["loads_before_wait"]:>5} {a["loads"]:>4} {a["stores"]:>4} {w:14} {lp:>20}  '
+              f'{"FAIL: " + "; ".join(failed) if failed else "ok"}')
+    print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The thresholds of backends/hip/tools/check_codegen.py on llvm-objdump text written here: each
+check passes on the code it must pass and fails on the code the issue saw (fmac + mov, a rung
+unrolled 2x, loads split, waits too early, spills)."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'backends',
+                                'hip', 'tools'))
+import check_codegen as cc  # noqa: E402
+
+SYMBOL = '_Z6kernelv'
+CLEAN = {'.vgpr_count': 20, '.sgpr_count': 12, '.agpr_count': 0, '.private_segment_fixed_size': 0,
+         '.vgpr_spill_count': 0, '.sgpr_spill_count': 0}
+
+
+def objdump(prologue, loop, epilogue=('s_endpgm',)):
+    """llvm-objdump -d text of one function: prologue, a loop closed by a backward branch, end."""
+    base, lines, address = 0x1600, [f'{0x1600:016x} <{SYMBOL}>:'], 0x1600
+    loop_start = base + 8 * len(prologue)
+    for op in list(prologue) + list(loop):
+        lines.append(f'\t{op:58} // {address:012X}: 00000000')
+        address += 8
+    lines.append(f'\ts_cbranch_scc1 65000                                       // {address:012X}: '
+                 f'BF85FEFB <{SYMBOL}+0x{loop_start - base:x}>')
+    address += 8
+    for op in epilogue:
+        lines.append(f'\t{op:58} // {address:012X}: 00000000')
+        address += 8
+    return '\n'.join(lines)
+
+
+def failures(kind, label, detail, text, meta=CLEAN):
+    body = cc.parse_disassembly(text)[SYMBOL]
+    return cc.failed_checks(kind, label, detail, meta, cc.analyse(SYMBOL, body))
+
+
+FMA = 'v_fma_f64 v[2:3], s[2:3], v[2:3], v[18:19]'
+FMAC = 'v_fmac_f64_e32 v[2:3], s[2:3], v[4:5]'
+MOV = 'v_mov_b64 v[4:5], v[18:19]'
+LOOP_CONTROL = ['s_add_i32 s4, s4, -16', 's_cmp_lg_u32 s4, 0']
+
+
+class PeakLoop(unittest.TestCase):
+    def test_fma_loop_passes(self):
+        self.assertEqual(failures('peak', 'PeakProbe<fp64>', None, objdump([], [FMA] * 128 + LOOP_CONTROL)), [])
+
+    def test_fmac_plus_mov_fails(self):
+        msgs = failures('peak', 'PeakProbe<fp64>', None, objdump([], [FMAC, MOV] * 64 + LOOP_CONTROL))
+        self.assertTrue(any('vector ALU 0.500' in m and '64 v_mov' in m for m in msgs), msgs)
+
+    def test_no_loop_fails(self):
+        msgs = failures('peak', 'PeakProbe<fp64>', None, objdump([], ['s_nop 0'] * 4))
+        self.assertIn('no hot loop with >= 16 FMAs', msgs)
+
+
+class LadderRung(unittest.TestCase):
+    def test_unrolled_2x_fails(self):  # 16 FMAs of 20 instructions, as K = 64 had on gfx90a
+        loop = [FMA] * 16 + LOOP_CONTROL + ['s_nop 0']  # and the branch: 20
+        msgs = failures('ladder', 'FmaLadderProbe<fp64, K=64>', 64, objdump([], loop))
+        self.assertTrue(any('all instructions 0.800' in m for m in msgs), msgs)
+
+    def test_unrolled_16x_passes(self):
+        loop = [FMA] * 128 + LOOP_CONTROL
+        self.assertEqual(failures('ladder', 'FmaLadderProbe<fp64, K=64>', 64, objdump([], loop)), [])
+
+    def test_short_rungs_are_not_graded(self):
+        self.assertEqual(failures('ladder', 'FmaLadderProbe<fp64, K=8>', 8, objdump([], ['s_nop 0'])), [])
+
+
+class Stream(unittest.TestCase):
+    def stream(self, loads, waits_after):
+        pro = [f'global_load_{loads} v[{2 * i}:{2 * i + 1}], v[0:1], off' for i in range(8)]
+        pro.insert(waits_after, 's_waitcnt vmcnt(0)')
+        return objdump(pro + ['global_store_dwordx2 v[0:1], v[2:3], off'], [], ())
+
+    def test_chunk_in_flight_passes(self):
+        self.assertEqual(failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx2', 8)), [])
+
+    def test_early_wait_fails(self):
+        msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx2', 2))
+        self.assertIn('2 loads before the first vmcnt wait < 8', msgs)
+
+    def test_split_element_fails(self):
+        msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dword', 8))
+        self.assertIn('8 loads narrower than a fp64 element', msgs)
+
+
+class Resources(unittest.TestCase):
+    def test_spills_scratch_and_agprs_fail(self):
+        meta = dict(CLEAN, **{'.vgpr_spill_count': 3, '.private_segment_fixed_size': 16, '.agpr_count': 4})
+        msgs = failures('peak', 'PeakProbe<fp64>', None, objdump([], [FMA] * 128 + LOOP_CONTROL), meta)
+        self.assertEqual(len(msgs), 3, msgs)
+
+
+class Names(unittest.TestCase):
+    def test_probe_kernels_are_recognised(self):
+        name = ('void Kokkos::Impl::hip_parallel_launch_local_memory<Kokkos::Impl::ParallelFor<'
+                'ridgeline::FmaLadderProbe<Kokkos::HIP, double, 256, (ridgeline::LadderForm)1>::run()'
+                '::{lambda(unsigned long)#1}, Kokkos::RangePolicy<Kokkos::HIP>, Kokkos::HIP>, 1024u, 1u>'
+                '(Kokkos::Impl::ParallelFor<...> const*)')
+        self.assertEqual(cc.classify(name), ('ladder', 'FmaLadderProbe<fp64, K=256, xy>', 256))
+        self.assertIsNone(cc.classify('void Kokkos::Impl::hip_parallel_launch_local_memory<Foo>()'))
+
+
+if __name__ == '__main__':
+    unittest.main()
