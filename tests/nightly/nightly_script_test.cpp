@@ -267,7 +267,10 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
 
 // The history keeps the last N verified nights, the baseline counted; a promotion starts it again.
 TEST_F(NightlyScript, HistoryKeepsTheLastNightsAndStartsAgainOnPromotion) {
-  for (int i = 0; i < 3; ++i) ASSERT_EQ(night("--history 2").r.exit_code, 0);
+  for (int i = 0; i < 3; ++i) {
+    const Night n = night("--history 2");
+    ASSERT_EQ(n.r.exit_code, 0) << n.r.err << "\n" << slurp((n.folder / "compare.md").string());
+  }
   const fs::path dir = baselines() / (only_baseline().stem().string() + ".history");
   std::vector<fs::path> kept;
   for (const auto& e : fs::directory_iterator(dir)) kept.push_back(e.path());

@@ -64,10 +64,21 @@ for name, job in matrix_jobs.items():
     uses = [s.get("uses", "") for s in steps]
     check(any(u.startswith("actions/upload-artifact@") for u in uses), f"{name}: uploads no artifact")
     caches = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
-    check(caches and caches[0]["with"]["path"] == ".deps"
-          and "hashFiles('scripts/setup')" in caches[0]["with"]["key"]
-          and "cpu" in caches[0].get("if", ""),
-          f"{name}: the cpu runner must cache .deps keyed on scripts/setup")
+    # Every row caches what setup builds in .deps (Kokkos, Google Benchmark and its source), per
+    # preset, keyed on the scripts that build it: the checkout's clean wipes .deps.
+    paths = str(caches[0]["with"]["path"]) if caches else ""
+    key = caches[0]["with"]["key"] if caches else ""
+    check(caches and ".deps/kokkos-3.4.01" in paths and ".deps/benchmark-1.7.1-static" in paths
+          and ".deps/src" in paths and ".deps/${{ matrix.preset }}" in paths
+          and "matrix.preset" in key and "hashFiles('scripts/setup', 'scripts/setup-gpu')" in key
+          and not caches[0].get("if"),
+          f"{name}: every runner must cache .deps per preset, keyed on scripts/setup and setup-gpu")
+    # A GPU row sweeps its GPU alone: the host spaces would run under the GPU's baseline key.
+    for row in (job.get("strategy", {}).get("matrix", {}).get("include") or []):
+        want = {"cuda": "Cuda", "hip": "HIP"}.get(str(row.get("preset", "")).split("-")[0], "")
+        check(row.get("space", None) == want,
+              f"{name}: row {row.get('label')} must sweep --space {want or '(all host spaces)'}")
+    check('-- --space "$SPACE"' in runs, f"{name}: the space of the row never reaches the sweep")
     check("ridgeline-baselines" in json.dumps(wf), "the baseline branch is not named")
 
 finals = [n for n, j in jobs.items() if n not in matrix_jobs]

@@ -245,7 +245,10 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
   EXPECT_EQ(bf16.roofs->dtype, "bf16");
   EXPECT_EQ(bf16.roofs->p_vector.value,
             h200.find("Cuda", "bf16")->fit.fit->estimate.roof.peak_flops);
-  EXPECT_FALSE(bf16.roofs->p_matrix);  // the fit has no matrix roof yet
+  // The matmuls run on the tensor cores: the cuBLAS bf16 GEMM's roof bounds the compute.
+  ASSERT_TRUE(bf16.roofs->p_matrix);
+  EXPECT_EQ(bf16.roofs->p_matrix->value, h200.find("Cuda", "bf16")->fit.matrix->peak.value);
+  EXPECT_STREQ(bf16.roofs->compute_name(), "P_matrix");
   const HostRoofs fp8 = host_roofs(h200, "fp8", "bf16", "", "");
   ASSERT_TRUE(fp8.roofs);
   EXPECT_EQ(fp8.compute_dtype, "bf16");
@@ -282,7 +285,8 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
       << r.out;
   // Batch-1 decode on the H200 is memory-bound: tokens/s = B / bytes of the step.
   const FileAnalysis h200 = analyze(load_results(kH200));
-  const auto& fit = *h200.find("Cuda", "bf16")->fit.fit;
+  const auto& group = h200.find("Cuda", "bf16")->fit;
+  const auto& fit = *group.fit;
   const TransformerConfig c = model("qwen2.5-7b");
   const PhaseCounts step =
       count_phase(c, c.weight_format("bf16"), "bf16", {Phase::kDecode, 1, 4096});
@@ -290,7 +294,10 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
   const auto at = r.out.find(row);
   ASSERT_NE(at, std::string::npos) << r.out;
   const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
-  EXPECT_NE(line.find("memory B (" + format_sig(fit.estimate.roof.ridge_point()) + ")"),
+  // The ridge that splits the phases is the matrix roof's: P_matrix / B.
+  ASSERT_TRUE(group.matrix && group.matrix->ridge);
+  EXPECT_NE(line.find("memory B (" +
+                      format_sig(group.matrix->peak.value / fit.estimate.roof.bandwidth) + ")"),
             std::string::npos)
       << line;
   EXPECT_NE(line.find(" " + format_sig(fit.estimate.roof.bandwidth / step.bytes()) + " ["),
@@ -298,6 +305,12 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
       << line;
   EXPECT_NE(line.find("| not measured | – | – |"), std::string::npos) << line;
   EXPECT_NE(r.out.find("| prefill | T = 4096 | – |"), std::string::npos);
+  // A 512-token prefill is compute-bound on the tensor cores, not on the vector FMAs.
+  const auto prefill = r.out.find("| prefill | T = 512 |");
+  ASSERT_NE(prefill, std::string::npos) << r.out;
+  EXPECT_NE(r.out.substr(prefill, r.out.find('\n', prefill) - prefill).find("compute P_matrix ("),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(PlaceWorkload, ComputeDtypeFillsTheCpuColumn) {
