@@ -4,6 +4,7 @@
 #include "cli/harness_commands.hpp"
 #include "cli/kokkos_session.hpp"
 #include "cli/run_checks.hpp"
+#include "context/baseline_key.hpp"
 #include "context/context.hpp"
 #include "results/input_error.hpp"
 
@@ -24,8 +25,12 @@ void add_info_command(CLI::App& app, int& exit_code) {
   info->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
   info->callback([o, &exit_code] {
     KokkosSession session(o->kokkos_args, o->threads);
-    const auto context = machine_context();
+    auto context = machine_context();
     if (o->json) {
+      // The nightly baseline this machine's results belong to (info only: results files embed
+      // the context without it).
+      const BaselineKey key = baseline_key(context);
+      context["baseline"] = {{"key", key.key}, {"host", key.host}, {"machine", key.machine}};
       std::cout << context.dump(2) << "\n";
     } else {
       std::cout << format_context(context);

@@ -33,7 +33,54 @@ struct CompareArgs {
   std::string out, json;
   CompareOptions options;
   bool allow_different_hosts = false;
+  bool skip_unreadable_history = false;
 };
+
+// A history file left out (or, the baseline, fatal) because it could not be used: its path, its
+// role and compare's one-line error, so that a script can keep it aside without reading stderr.
+struct Unreadable {
+  std::string file, role, error;  // role: "baseline" (the first file) or "history"
+};
+
+nlohmann::json unreadable_json(const std::vector<Unreadable>& unreadable) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& u : unreadable)
+    j.push_back({{"file", u.file}, {"role", u.role}, {"error", u.error}});
+  return j;
+}
+
+// With --skip-unreadable-history, a baseline that cannot be read still ends the comparison
+// (exit 2), but --json says so: the file, its role and the error, and no decision.
+[[noreturn]] void baseline_unreadable(const CompareArgs& a, const InputError& e) {
+  if (!a.json.empty())
+    write_text_atomically(
+        a.json,
+        nlohmann::json({{"schema_version", "1.3.0"},
+                        {"verdict", nullptr},
+                        {"history_decision", nullptr},
+                        {"unreadable", unreadable_json({{a.files.front(), "baseline", e.what()}})}})
+                .dump(1) +
+            "\n");
+  throw e;
+}
+
+// The history files, oldest first, each passed to `use` (which may throw InputError for that
+// file); with --skip-unreadable-history, one after the baseline that throws is left out and
+// listed instead.
+template <typename Use>
+std::vector<Unreadable> for_each_history_file(const CompareArgs& a, Use use) {
+  std::vector<Unreadable> unreadable;
+  for (std::size_t i = 0; i + 1 < a.files.size(); ++i) {
+    try {
+      use(a.files[i]);
+    } catch (const InputError& e) {
+      if (!a.skip_unreadable_history) throw;
+      if (i == 0) baseline_unreadable(a, e);
+      unreadable.push_back({a.files[i], "history", e.what()});
+    }
+  }
+  return unreadable;
+}
 
 // What a baseline is tied to: the host and every device (or CPU) its spaces ran on.
 std::string machine_identity(const Results& r) {
@@ -100,7 +147,8 @@ nlohmann::json roof_json(const MetricComparison& m) {
   return j;
 }
 
-std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o) {
+std::string compare_json(const std::string& current, const Comparison& c, const CompareOptions& o,
+                         const std::vector<Unreadable>& unreadable) {
   nlohmann::json metrics = nlohmann::json::array();
   if (c.machine) metrics.push_back(metric_json(*c.machine, "machine"));
   for (const auto& m : c.roofs) metrics.push_back(roof_json(m));
@@ -112,6 +160,10 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   const nlohmann::json j = {
       {"schema_version", "1.3.0"},
       {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
+      // Whether tonight may join the history (if its run verified too), and the history files
+      // left out as unreadable (--skip-unreadable-history): what scripts act on.
+      {"history_decision", history_decision_name(history_decision(c, o.min_history))},
+      {"unreadable", unreadable_json(unreadable)},
       {"regressions", c.regressions()},
       {"gates_speed", c.gates_speed},
       // The machine-wide verdict (null: fewer than 3 history nights or 5 points, not judged)
@@ -145,14 +197,15 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
 int run_device_compare(const CompareArgs& a, Results cur) {
   const std::string& current_path = a.files.back();
   std::vector<Results> history;
-  for (std::size_t i = 0; i + 1 < a.files.size(); ++i) history.push_back(load_results(a.files[i]));
+  const std::vector<Unreadable> unreadable = for_each_history_file(
+      a, [&history](const std::string& file) { history.push_back(load_results(file)); });
   const std::string label = cur.hostname + " (MPI job, " + std::to_string(cur.mpi_size) + " ranks)";
   const Comparison c = compare_devices(std::move(history), std::move(cur), a.options);
   if (c.roofs.empty() && c.points.empty())
     throw InputError(current_path, "points", "no device in common with the baseline to compare");
   const std::string md = render_compare_markdown(label, c, a.options);
   if (!a.out.empty()) write_text_atomically(a.out, md);
-  if (!a.json.empty()) write_text_atomically(a.json, compare_json(label, c, a.options));
+  if (!a.json.empty()) write_text_atomically(a.json, compare_json(label, c, a.options, unreadable));
   std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
@@ -162,20 +215,30 @@ int run_compare(const CompareArgs& a) {
   Results cur = load_results(current_path);
   if (cur.mpi_size > 0) return run_device_compare(a, std::move(cur));
   std::vector<FileAnalysis> history;
-  for (std::size_t i = 0; i + 1 < a.files.size(); ++i) {
-    Results base = load_results(a.files[i]);
-    if (base.mpi_size > 0)
-      throw InputError(a.files[i], "mpi",
-                       "is an MPI job's file and " + current_path +
-                           " is not: a job is compared with runs of the same job");
-    if (!a.allow_different_hosts && machine_identity(base) != machine_identity(cur))
-      throw InputError(current_path, "context",
-                       "measured on '" + machine_identity(cur) + "', the baseline " + a.files[i] +
-                           " on '" + machine_identity(base) +
-                           "'; baselines are per host (--allow-different-hosts to compare anyway)");
-    // Every file its own seed: the bootstraps must be independent for their ratios to mean
-    // anything.
-    history.push_back(analyze(std::move(base), 1000, kBootstrapSeed + 2 + i));
+  // A host mismatch names the current file: not the history file's fault, never skipped.
+  struct DifferentHost {
+    InputError error;
+  };
+  std::vector<Unreadable> unreadable;
+  try {
+    unreadable = for_each_history_file(a, [&](const std::string& file) {
+      Results base = load_results(file);
+      if (base.mpi_size > 0)
+        throw InputError(file, "mpi",
+                         "is an MPI job's file and " + current_path +
+                             " is not: a job is compared with runs of the same job");
+      if (!a.allow_different_hosts && machine_identity(base) != machine_identity(cur))
+        throw DifferentHost{InputError(
+            current_path, "context",
+            "measured on '" + machine_identity(cur) + "', the baseline " + file + " on '" +
+                machine_identity(base) +
+                "'; baselines are per host (--allow-different-hosts to compare anyway)")};
+      // Every file its own seed: the bootstraps must be independent for their ratios to mean
+      // anything.
+      history.push_back(analyze(std::move(base), 1000, kBootstrapSeed + 2 + history.size()));
+    });
+  } catch (const DifferentHost& d) {
+    throw d.error;
   }
   const FileAnalysis fc = analyze(std::move(cur), 1000, kBootstrapSeed + 1);
   // Points are gated even where no roof could be fitted (a tiny or filtered sweep); a current
@@ -188,7 +251,8 @@ int run_compare(const CompareArgs& a) {
     throw InputError(current_path, "points", "nothing in common with the baseline to compare");
   const std::string md = render_compare_markdown(fc.label, c, a.options);
   if (!a.out.empty()) write_text_atomically(a.out, md);
-  if (!a.json.empty()) write_text_atomically(a.json, compare_json(fc.label, c, a.options));
+  if (!a.json.empty())
+    write_text_atomically(a.json, compare_json(fc.label, c, a.options, unreadable));
   std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
@@ -238,6 +302,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--json", args->json,
                   "Also write every metric (baseline, current, change, tolerance, verdict, "
                   "p-value) as JSON to this file");
+  cmd->add_flag("--skip-unreadable-history", args->skip_unreadable_history,
+                "Leave out a history night after the first (the baseline) that cannot be read, "
+                "and list it in --json's \"unreadable\"; an unreadable baseline still exits 2, "
+                "--json naming it");
   cmd->add_flag("--allow-different-hosts", args->allow_different_hosts,
                 "Compare files measured on different hosts or devices");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });

@@ -536,6 +536,24 @@ double night_cpu_wait(const Results& r) {
   return shares.empty() ? -1 : median_of(shares);
 }
 
+HistoryDecision history_decision(const Comparison& c, int min_history) {
+  if (c.regressions() > 0) return HistoryDecision::kRegressed;
+  if (c.busy_night() && c.quiet_history_nights >= min_history) return HistoryDecision::kBusyKeptOut;
+  return HistoryDecision::kJoins;
+}
+
+const char* history_decision_name(HistoryDecision d) {
+  switch (d) {
+    case HistoryDecision::kJoins:
+      return "joins";
+    case HistoryDecision::kRegressed:
+      return "regressed";
+    case HistoryDecision::kBusyKeptOut:
+      return "busy_kept_out";
+  }
+  return "joins";
+}
+
 std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnalysis*>& history,
                                                int min_history,
                                                std::vector<std::string>& left_out) {

@@ -121,6 +121,15 @@ struct Comparison {
   int regressions() const;
 };
 
+// Whether tonight may join the history it was compared against, decided here once for every
+// script (scripts/nightly, scripts/gate-aa). Not when it regressed; not when it was measured on
+// a busy machine while the history holds min_history quiet nights (it would raise the history's
+// CPU wait and widen the spreads the gate judges by; with fewer, busy nights are all there is).
+// Whether tonight's run verified is the run's exit status, which compare does not see.
+enum class HistoryDecision { kJoins, kRegressed, kBusyKeptOut };
+HistoryDecision history_decision(const Comparison& c, int min_history);
+const char* history_decision_name(HistoryDecision d);  // "joins", "regressed", "busy_kept_out"
+
 // Size first: within the tolerance (a slowdown fraction, symmetric on a log scale) is SAME
 // whatever the test says. Beyond it: FASTER/SLOWER when
 // p < alpha, else AMBIGUOUS, with a note when the test could never reach alpha (too few samples).

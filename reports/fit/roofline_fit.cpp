@@ -7,6 +7,7 @@
 #include <random>
 
 #include "fit/robust_location.hpp"
+#include "fit/uniform_index.hpp"
 
 namespace ridgeline {
 
@@ -31,9 +32,8 @@ Rates median_rates(const Observations& obs) {
 // The rate of one block-bootstrap draw: the observation's repetitions redrawn with replacement.
 double redrawn_rate(const Observation& o, std::mt19937_64& rng) {
   if (o.samples.size() < 2) return o.rate();
-  std::uniform_int_distribution<std::size_t> pick(0, o.samples.size() - 1);
   std::vector<double> draw(o.samples.size());
-  for (auto& s : draw) s = o.samples[pick(rng)];
+  for (auto& s : draw) s = o.samples[uniform_index(rng, o.samples.size())];
   return o.count / median(std::move(draw));
 }
 
@@ -166,8 +166,8 @@ Interval percentile_interval(std::vector<double> v, double fallback) {
 Observations resampled_points(const Observations& obs, std::mt19937_64& rng) {
   auto resample = [&rng](const std::vector<Observation>& from, std::vector<Observation>& to) {
     if (from.empty()) return;
-    std::uniform_int_distribution<std::size_t> pick(0, from.size() - 1);
-    for (std::size_t i = 0; i < from.size(); ++i) to.push_back(from[pick(rng)]);
+    for (std::size_t i = 0; i < from.size(); ++i)
+      to.push_back(from[uniform_index(rng, from.size())]);
   };
   Observations o;
   resample(obs.graded, o.graded);
@@ -218,9 +218,9 @@ LevelFit fit_level(const std::vector<Observation>& obs, int replicates, std::uin
   const bool repetitions = has_repetitions(obs);
   std::vector<double> values, draw(obs.size());
   for (int r = 0; r < replicates; ++r) {
-    std::uniform_int_distribution<std::size_t> pick(0, obs.size() - 1);
     for (std::size_t i = 0; i < obs.size(); ++i)
-      draw[i] = repetitions ? std::log(redrawn_rate(obs[i], rng)) : logs[pick(rng)];
+      draw[i] =
+          repetitions ? std::log(redrawn_rate(obs[i], rng)) : logs[uniform_index(rng, obs.size())];
     values.push_back(std::exp(tukey_biweight_location(draw)));
   }
   f.ci = percentile_interval(values, f.value);

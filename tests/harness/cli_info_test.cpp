@@ -35,6 +35,24 @@ TEST(CliInfo, JsonDescribesHostSpaceCpuAndBuild) {
   EXPECT_TRUE(host_space);
 }
 
+// The key scripts/nightly files this machine's baselines under: the host and, on a host-only
+// build, the CPU model (harness/context/baseline_key's test pins the rule itself).
+TEST(CliInfo, JsonGivesTheNightlyBaselineKey) {
+  const auto r = test::run_command(std::string(RIDGELINE_BIN) + " info --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& b = j["baseline"];
+  ASSERT_TRUE(b.is_object()) << r.out;
+  EXPECT_EQ(b["host"], j["host"]["hostname"]);
+  const std::string key = b["key"];
+  EXPECT_FALSE(key.empty());
+  EXPECT_EQ(key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-"), std::string::npos)
+      << key;
+  if (j["cpu"]["model"].is_string()) {
+    EXPECT_EQ(b["machine"], "CPU " + j["cpu"]["model"].get<std::string>());
+  }
+}
+
 TEST(CliInfo, TextNamesEverySpace) {
   const auto r = test::run_command(std::string(RIDGELINE_BIN) + " info");
   ASSERT_EQ(r.exit_code, 0) << r.err;

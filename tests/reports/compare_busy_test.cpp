@@ -233,5 +233,33 @@ TEST_F(CompareBusy, ABadShareIsOneLineNamingTheField) {
   EXPECT_NE(r.err.find("].cpu_wait.median_share: must be at most 1"), std::string::npos) << r.err;
 }
 
+// Whether tonight joins the history is compare's decision (scripts/nightly reads it): a busy
+// night stays out while the history holds --min-history quiet nights, joins with fewer, and a
+// regression never joins.
+TEST_F(CompareBusy, TheHistoryDecisionKeepsOutBusyAndRegressedNights) {
+  const auto decide = [this](int nights, double tonight_share, double triad_slowdown) {
+    std::string files;
+    for (int i = 0; i < nights; ++i) {
+      nlohmann::json d = fixture("cpu_run_a.json");
+      set_wait(d, 0.01);
+      const std::string f = dir_.path + "/night" + std::to_string(i) + ".json";
+      write_json(f, d);
+      files += f + " ";
+    }
+    nlohmann::json current = fixture("cpu_run_a.json");
+    set_wait(current, tonight_share);
+    scale(*point_named(current, kTriad), triad_slowdown);
+    write_json(dir_.path + "/current.json", current);
+    const auto r = run_command(kBin + " compare " + files + dir_.path + "/current.json --json " +
+                               dir_.path + "/compare.json");
+    const auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+    return std::pair{r.exit_code, j["history_decision"].get<std::string>()};
+  };
+  EXPECT_EQ(decide(3, 0.01, 1), (std::pair{0, std::string("joins")}));
+  EXPECT_EQ(decide(3, 0.5, 1), (std::pair{0, std::string("busy_kept_out")}));
+  EXPECT_EQ(decide(2, 0.5, 1), (std::pair{0, std::string("joins")}));  // too few quiet nights
+  EXPECT_EQ(decide(3, 0.01, 1.5), (std::pair{1, std::string("regressed")}));
+}
+
 }  // namespace
 }  // namespace ridgeline

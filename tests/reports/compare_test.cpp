@@ -352,6 +352,37 @@ TEST_F(CompareHistory, AHistoryNightOfAnotherHostIsRefusedByName) {
   EXPECT_NE(r.err.find("cpu_other_host.json"), std::string::npos) << r.err;
 }
 
+// What scripts/nightly keeps aside: with --skip-unreadable-history an unreadable history night
+// is left out and listed; an unreadable baseline still exits 2, and --json names it.
+TEST_F(CompareHistory, UnreadableHistoryNightsAreListedNotFatal) {
+  const std::string files = history(4), night2 = dir_.path + "/night2.json";
+  write_file(night2, "{\"schema_version\": ");
+  write_json(dir_.path + "/current.json", fixture("cpu_run_a.json"));
+  const std::string current = dir_.path + "/current.json --json " + dir_.path + "/compare.json";
+  auto r = run_command(kBin + " compare " + files + current);
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // without the flag an unreadable file is bad input
+  r = run_command(kBin + " compare " + files + current + " --skip-unreadable-history");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+  ASSERT_EQ(j["unreadable"].size(), 1u) << j["unreadable"];
+  EXPECT_EQ(j["unreadable"][0]["file"], night2);
+  EXPECT_EQ(j["unreadable"][0]["role"], "history");
+  EXPECT_EQ(j["unreadable"][0]["error"].get<std::string>().rfind(night2 + ": ", 0), 0u)
+      << j["unreadable"][0]["error"];
+  EXPECT_EQ(j["history"].size(), 3u);
+  EXPECT_EQ(j["history_decision"], "joins");
+
+  write_file(dir_.path + "/night0.json", "[]");
+  r = run_command(kBin + " compare " + files + current + " --skip-unreadable-history");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  j = nlohmann::json::parse(slurp(dir_.path + "/compare.json"));
+  ASSERT_EQ(j["unreadable"].size(), 1u) << j;
+  EXPECT_EQ(j["unreadable"][0]["file"], dir_.path + "/night0.json");
+  EXPECT_EQ(j["unreadable"][0]["role"], "baseline");
+  EXPECT_TRUE(j["history_decision"].is_null());
+}
+
 TEST(MannWhitney, ExactSmallSamplesAndPower) {
   // Complete separation of 3 + 3 samples: the smallest possible two-sided p, 2/20.
   const auto three = mann_whitney({1, 2, 3}, {4, 5, 6});
