@@ -175,14 +175,52 @@ TEST_F(NightlyScript, FirstNightStartsTheBaselineAndWritesTheFolder) {
 // The nightly gate judges speed only once the history holds kMinHistory verified nights.
 constexpr int kMinHistory = 3;
 
-// A/A at the defaults: same binary, same profile, nothing changed. The tolerance of each metric
-// comes from its spread over the history nights, so the night-to-night moves of this shared VM
-// (up to 14 % on cache-resident points between two processes) no longer read as regressions.
-// Nights before the history is long enough report but never fail on speed.
-TEST_F(NightlyScript, SameBinaryIsNoRegressionOnceTheHistoryGates) {
+// A/A at the defaults: same binary, same profile, nothing changed. Not a timing test: between
+// two processes the cache-resident points of this VM move by up to 13 % on a quiet machine (seen
+// in CI: read/n:131072, -12.8 % at 102 % of a CPU), and how often real A/A nights fail the gate is
+// what `scripts/gate-aa` measures on recorded nights. Here every night runs the binary, and the
+// wrapper then replays the first night's points into its results, each time x a factor within
+// +-1 % (a different one per night and point) with a quiet CPU-wait record: nights that differ
+// only by noise well inside every tolerance. The gate must call that no regression once the
+// history gates, and say so; nights before the history is long enough report but never fail on
+// speed.
+TEST_F(NightlyScript, SameMeasurementsAreNoRegressionOnceTheHistoryGates) {
+  const std::string wrapper = (dir_ / "ridgeline-replaying").string();
+  const std::string recorded = (dir_ / "recorded-points.json").string();
+  const std::string counter = (dir_ / "nights").string();
+  std::ofstream(wrapper)
+      << "#!/bin/bash\n"
+         "'" +
+             kBin +
+             "' \"$@\"; rc=$?\n"
+             "[ \"$1\" = run ] || exit $rc\n"
+             "prev=''; for a in \"$@\"; do [ \"$prev\" = --out ] && out=$a; prev=$a; done\n"
+             "python3 - \"$out\" '" +
+             recorded + "' '" + counter +
+             "' <<'PY'\n"
+             "import json, os, sys\n"
+             "out, recorded, counter = sys.argv[1:]\n"
+             "night = int(open(counter).read()) + 1 if os.path.exists(counter) else 0\n"
+             "open(counter, 'w').write(str(night))\n"
+             "d = json.load(open(out))\n"
+             "if night == 0:\n"
+             "    json.dump(d['points'], open(recorded, 'w'))\n"
+             "d['points'] = json.load(open(recorded))\n"
+             "for j, p in enumerate(d['points']):\n"
+             "    f = 1 + 0.005 * ((3 * night + 7 * j) % 5 - 2)\n"
+             "    p['samples'] = [s * f for s in p['samples']]\n"
+             "    for t in ('median_s', 'min_s', 'max_s'):\n"
+             "        if p.get(t) is not None: p[t] *= f\n"
+             "    for r in ('flops_per_s', 'bytes_per_s'):\n"
+             "        if p.get(r) is not None: p[r] /= f\n"
+             "    if p.get('cpu_wait'): p['cpu_wait']['median_share'] = 0.001\n"
+             "json.dump(d, open(out, 'w'))\n"
+             "PY\n"
+             "exit $rc\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
   std::vector<Night> nights;
   for (int i = 0; i <= kMinHistory; ++i) {
-    nights.push_back(night());
+    nights.push_back(night("", wrapper));
     if (i < kMinHistory) {
       ASSERT_EQ(nights.back().r.exit_code, 0) << nights.back().r.err;
     }
@@ -195,11 +233,6 @@ TEST_F(NightlyScript, SameBinaryIsNoRegressionOnceTheHistoryGates) {
   EXPECT_NE(nights[1].summary().find("history too short to gate on speed"), std::string::npos)
       << nights[1].summary();
   EXPECT_EQ(nights[1].folder.filename(), today_utc() + ".2");  // a second night on one day
-  std::cout << "A/A: " << shares(nights[kMinHistory - 1], n) << "\n";
-  if (n.r.exit_code == 1 && contended(nights[kMinHistory - 1], n))
-    GTEST_SKIP() << "A/A not meaningful on a busy machine: " << shares(nights[kMinHistory - 1], n)
-                 << "\n"
-                 << slurp((n.folder / "compare.md").string());
   ASSERT_EQ(n.r.exit_code, 0) << n.r.err << "\n" << slurp((n.folder / "compare.md").string());
   EXPECT_NE(n.summary().find("— no regression"), std::string::npos) << n.summary();
   EXPECT_EQ(n.summary().find("too short"), std::string::npos) << n.summary();
@@ -214,9 +247,8 @@ TEST_F(NightlyScript, SameBinaryIsNoRegressionOnceTheHistoryGates) {
   for (const auto& m : c["metrics"]) {
     // --threshold floors every tolerance, --machine-threshold the machine-wide factor's.
     EXPECT_GE(m["tolerance"].get<double>(), (m["kind"] == "machine" ? 0.01 : 0.05) - 1e-12) << m;
-    // AMBIGUOUS (beyond the tolerance, not significant) is reported and never fails a night.
-    EXPECT_TRUE(m["verdict"] == "SAME" || m["verdict"] == "AMBIGUOUS" || m["verdict"] == "FASTER")
-        << m;
+    // Moves of at most 2 % between nights stay inside every tolerance: SAME, every one.
+    EXPECT_EQ(m["verdict"], "SAME") << m;
   }
   const std::string ss = slurp(step_summary());
   EXPECT_NE(ss.find("NEW BASELINE"), std::string::npos);
