@@ -285,6 +285,7 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
       c.roofs.push_back(
           missing(metric, true, format_roof(rm.kind, median_of(values)), median_of(values), why));
       c.roofs.back().absolute_baseline_value = median_of(raw);
+      c.roofs.back().unfitted = gc && rm.kind != RoofKind::kMatrix && !gc->fit.fit;
       continue;
     }
     MetricComparison m;
@@ -497,12 +498,26 @@ struct WaitSamples {
 void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   m.cpu_wait_share = e.tonight;
   m.history_cpu_wait_share = e.history;
-  const bool slowdown =
-      m.verdict == Verdict::kSlower || (m.verdict == Verdict::kAmbiguous && m.change < 0);
   // Files without the field (before schema 1.3) count as having waited nothing: the rule then
   // asks more of tonight, never less.
   const double before = std::max(e.history, 0.0);
-  if (!slowdown || e.tonight < kBusyShare || e.tonight < before + kBusyShare) return;
+  const bool busy = e.tonight >= kBusyShare && e.tonight >= before + kBusyShare;
+  const std::string waited = fmt::format(
+      "threads waited for a CPU {:.0f} % of the time (history {})", 100 * e.tonight,
+      e.history < 0 ? std::string("unknown") : fmt::format("{:.0f} %", 100 * e.history));
+  if (m.verdict == Verdict::kMissing) {
+    // Under load a night's medians shift unevenly, and its ridge can fall where one side of the
+    // fit has no point left: that says nothing of the roof, even where the history waited as
+    // much and fitted. Its points are gated one by one.
+    if (!m.unfitted || e.tonight < kBusyShare) return;
+    m.machine_busy = true;
+    m.verdict = Verdict::kAmbiguous;
+    m.note = fmt::format("machine busy: {}, and tonight's points did not fit; ", waited) + m.note;
+    return;
+  }
+  const bool slowdown =
+      m.verdict == Verdict::kSlower || (m.verdict == Verdict::kAmbiguous && m.change < 0);
+  if (!slowdown || !busy) return;
   // Each thread's wait may have stalled the whole region (a barrier waits for the last thread).
   const auto stalled = [](double share, int threads) {
     return std::min(1.0, share * double(std::max(threads, 1)));
@@ -513,9 +528,6 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   const bool explained =
       tonight >= 0.99 ||
       std::log1p(m.change) + std::log1p(-history) - std::log1p(-tonight) >= floor;
-  const std::string waited = fmt::format(
-      "threads waited for a CPU {:.0f} % of the time (history {})", 100 * e.tonight,
-      e.history < 0 ? std::string("unknown") : fmt::format("{:.0f} %", 100 * e.history));
   if (!explained) {
     const double left = (1 + m.change) * (1 - history) / (1 - tonight) - 1;
     m.note = fmt::format("machine busy ({}), yet {:+.1f} % with the waiting taken out; ", waited,
@@ -779,7 +791,7 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
     annotate_cpu_wait(c.points[k], w.evidence());
   }
   for (auto& m : c.roofs) {
-    if (m.verdict == Verdict::kMissing) continue;
+    if (m.verdict == Verdict::kMissing && !m.unfitted) continue;
     const std::string group = m.metric.substr(m.metric.find(' ') + 1);
     const bool matrix = m.metric.rfind("P_matrix ", 0) == 0;
     const auto in_group = [&group, matrix](const Point& p) {

@@ -93,6 +93,8 @@ struct MetricComparison {
   // A slowdown on a busy machine that the waiting explains: SLOWER became AMBIGUOUS, as what
   // was measured is the machine's load, not the kernel. The gate does not fail on it.
   bool machine_busy = false;
+  // A roof MISSING only because tonight's points (all there, compared one by one) did not fit.
+  bool unfitted = false;
 };
 
 struct Comparison {
@@ -157,7 +159,9 @@ struct CpuWaitEvidence {
   int threads = 1;                    // the most threads of one sample, tonight
   int history_threads = 1;
 };
-// Applies the rule to a decided metric (SLOWER → AMBIGUOUS when explained) and fills its fields.
+// Applies the rule to a decided metric (SLOWER → AMBIGUOUS when explained) and fills its fields;
+// a roof MISSING only because tonight's points did not fit (`unfitted`) is AMBIGUOUS on a busy
+// night: the points themselves are still gated.
 void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
 
 // The median CPU wait share of a night's points; < 0 where the file does not record it.

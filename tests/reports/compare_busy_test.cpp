@@ -65,6 +65,45 @@ TEST(MachineBusy, FasterAndSameAreLeftAlone) {
   }
 }
 
+// Under load the medians of a night shift unevenly, and its fit can find no point left on one
+// side of the ridge: the roof is MISSING only because it was not fitted, while every point is
+// still there and gated by itself. On a busy night that is the machine's load: AMBIGUOUS.
+TEST(MachineBusy, ARoofNotFittedOnABusyNightIsAmbiguous) {
+  MetricComparison m;
+  m.verdict = Verdict::kMissing;
+  m.unfitted = true;
+  m.note = "no fit in the current file: bandwidth roof B cannot be fitted";
+  annotate_cpu_wait(m, {0.5, 0.01, 1, 1});
+  EXPECT_EQ(m.verdict, Verdict::kAmbiguous);
+  EXPECT_TRUE(m.machine_busy);
+  // Also where the history waited as much, and fitted: a fit says nothing on a busy night.
+  MetricComparison as_busy;
+  as_busy.verdict = Verdict::kMissing;
+  as_busy.unfitted = true;
+  annotate_cpu_wait(as_busy, {0.5, 0.49, 1, 1});
+  EXPECT_EQ(as_busy.verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(m.note.rfind("machine busy: threads waited for a CPU 50 % of the time (history 1 %), "
+                         "and tonight's points did not fit; no fit in the current file",
+                         0),
+            0u)
+      << m.note;
+}
+
+TEST(MachineBusy, ARoofNotFittedOnAQuietNightOrLostWithItsPointsStaysMissing) {
+  for (bool unfitted : {true, false})
+    for (const CpuWaitEvidence& e : {CpuWaitEvidence{0.5, 0.01, 1, 1},  // busy
+                                     CpuWaitEvidence{0.04, 0, 1, 1},    // quiet
+                                     CpuWaitEvidence{-1, -1, 1, 1}}) {  // not recorded
+      if (unfitted && e.tonight == 0.5) continue;                       // the case above
+      MetricComparison m;
+      m.verdict = Verdict::kMissing;
+      m.unfitted = unfitted;
+      annotate_cpu_wait(m, e);
+      EXPECT_EQ(m.verdict, Verdict::kMissing) << unfitted << " " << e.tonight;
+      EXPECT_FALSE(m.machine_busy);
+    }
+}
+
 // The whole path: history nights and tonight from cpu_run_a.json with `cpu_wait` written in, as
 // `ridgeline run` records it; tonight's triad 1.5× slower.
 class CompareBusy : public ::testing::Test {
