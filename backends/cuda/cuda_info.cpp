@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "cuda/cuda_check.hpp"
+#include "device_caches.hpp"
 
 namespace ridgeline::cuda {
 
@@ -42,6 +43,10 @@ nlohmann::json pci_bus_id(int device) {
   return id;
 }
 
+nlohmann::json bytes_or_null(std::uint64_t bytes) {
+  return bytes ? nlohmann::json(bytes) : nlohmann::json(nullptr);
+}
+
 }  // namespace
 
 int visible_device_count() {
@@ -63,6 +68,9 @@ nlohmann::json describe_current_device() {
           {"warp_size", p.warpSize},
           {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
           {"l2_bytes", p.l2CacheSize},
+          {"l1_per_unit_bytes", bytes_or_null(cuda_l1_bytes_per_sm(p.major, p.minor))},
+          {"shared_per_unit_bytes", static_cast<unsigned long long>(p.sharedMemPerMultiprocessor)},
+          {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlockOptin)},
           {"sm_clock_mhz", clock_mhz(cudaDevAttrClockRate, device)},
           {"mem_clock_mhz", clock_mhz(cudaDevAttrMemoryClockRate, device)},
           {"uuid", uuid_text(p.uuid)},

@@ -8,7 +8,9 @@ namespace ridgeline::cuda {
 //  "sm_clock_mhz", "mem_clock_mhz"}: clocks are the peak clocks the runtime reports through
 // cudaDeviceGetAttribute (cudaDeviceProp's clockRate fields are gone in CUDA 13); null when the
 // runtime does not report them.
-// Also "uuid" (nvidia-smi's "GPU-…" form) and "pci_bus_id" ("0000:9B:00.0"), null where unknown.
+// Also "uuid" (nvidia-smi's "GPU-…" form) and "pci_bus_id" ("0000:9B:00.0"), null where unknown;
+// "l1_per_unit_bytes" (one SM's unified L1/shared, device_caches.hpp; null where not known),
+// "shared_per_unit_bytes" and "shared_per_block_bytes" (the opt-in maximum of one block).
 nlohmann::json describe_current_device();
 
 // Devices this process sees (CUDA_VISIBLE_DEVICES applied); 0 when the runtime finds none.

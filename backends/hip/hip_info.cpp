@@ -3,6 +3,7 @@
 #include <hip/hip_runtime_api.h>
 #include <Kokkos_Core.hpp>
 
+#include "device_caches.hpp"
 #include "hip/hip_check.hpp"
 
 namespace ridgeline::hip {
@@ -25,6 +26,10 @@ nlohmann::json pci_bus_id(int device) {
     return nullptr;
   }
   return id;
+}
+
+nlohmann::json bytes_or_null(std::uint64_t bytes) {
+  return bytes ? nlohmann::json(bytes) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -58,6 +63,10 @@ nlohmann::json describe_current_device() {
           {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
           {"l2_bytes", l2},
           {"llc_bytes", last_level_cache_bytes(arch, l2)},
+          {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
+          {"shared_per_unit_bytes",
+           static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
+          {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
           {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
           {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
           {"uuid", nullptr},  // hipDeviceGetUuid is ROCm 5.2+; not relied on yet

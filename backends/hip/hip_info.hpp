@@ -10,7 +10,8 @@ namespace ridgeline::hip {
 
 // As cuda::describe_current_device(), with "arch" the gfx name ("gfx90a", "gfx942") and
 // "compute_units" the CU count; adds "llc_bytes" where the last-level cache is not the L2 (the
-// MI300 series' 256 MiB Infinity Cache, which HIP does not report).
+// MI300 series' 256 MiB Infinity Cache, which HIP does not report), "l1_per_unit_bytes" (one
+// CU's vector L1, device_caches.hpp), "shared_per_unit_bytes" and "shared_per_block_bytes" (LDS).
 nlohmann::json describe_current_device();
 
 // Devices this process sees (ROCR/HIP_VISIBLE_DEVICES applied); 0 when none. Needs no Kokkos.

@@ -62,7 +62,8 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
     if (g.fit.matrix_roof()) s.matrix_peak = g.fit.matrix->peak.value;
     s.marker = marker;
     if (with_levels && !g.levels.empty())
-      for (const auto& l : g.levels.front().levels) s.levels.push_back({l.name, l.bandwidth});
+      for (const auto& l : g.levels.front().levels)
+        if (!l.transition) s.levels.push_back({l.name, l.bandwidth});  // a transition is no roof
     if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
       if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&

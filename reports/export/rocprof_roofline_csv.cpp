@@ -92,7 +92,8 @@ std::string rocprof_roofline_csv(const RoofExport& roofs) {
       const auto levels =
           g ? levels_of_first_sweep(*g, kCacheProbes) : std::vector<ExportedLevel>{};
       for (const auto& l : levels)
-        if (l.name == "L1" || l.name == "L2") row[l.name + "Bw"] = number(l.bandwidth, kGiga);
+        if (l.name == "L1" || l.name == "L2" || l.name == "MALL")
+          row[l.name + "Bw"] = number(l.bandwidth, kGiga);
       if (!levels.empty()) break;
     }
     for (const auto& [dtype, column] : kPeakColumns)

@@ -30,8 +30,9 @@ ExportedGroup exported(const GroupAnalysis& ga) {
   for (const auto& c : g.caveats) e.notes.push_back(c);
   for (const auto& sweep : ga.levels)
     for (const auto& l : sweep.levels)
-      e.levels.push_back(
-          {sweep.probe, l.name, l.bandwidth, l.min_working_set, l.max_working_set, l.points});
+      if (!l.transition)  // between two levels: no roof of its own
+        e.levels.push_back(
+            {sweep.probe, l.name, l.bandwidth, l.min_working_set, l.max_working_set, l.points});
   return e;
 }
 
@@ -82,6 +83,8 @@ std::vector<ExportedLevel> levels_of_first_sweep(const ExportedGroup& g,
 
 std::string group_label(const ExportedGroup& g) { return g.space + " " + g.dtype; }
 
-bool is_main_memory(const std::string& level) { return level == "DRAM" || level == "HBM"; }
+bool is_main_memory(const std::string& level) {
+  return level == "DRAM" || level == "device memory";  // memory_levels.cpp's names
+}
 
 }  // namespace ridgeline

@@ -105,7 +105,8 @@ std::string bytes_convention(const Point& p, bool device_space) {
 
 double dram_working_set_bytes(const Results& r, const std::string& space) {
   const SpaceInfo* s = r.find_space(space);
-  if (s && s->device) return 4 * s->device->l2_bytes;
+  // A GPU's last-level cache: the L2, or a MALL behind it (MI300's 256 MiB Infinity Cache).
+  if (s && s->device) return 4 * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
   // many copies there are, then the space's threads tell how many it can fill.
   const CacheInfo* llc = nullptr;

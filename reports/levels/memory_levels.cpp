@@ -12,7 +12,10 @@ std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string&
   std::vector<CacheCapacity> out;
   const SpaceInfo* space = r.find_space(space_name);
   if (space && space->device) {
-    if (space->device->l2_bytes > 0) out.push_back({"L2", space->device->l2_bytes});
+    const DeviceInfo& d = *space->device;
+    if (d.l1_per_unit_bytes > 0) out.push_back({"L1", d.l1_per_unit_bytes});
+    if (d.l2_bytes > 0) out.push_back({"L2", d.l2_bytes});
+    if (d.llc_bytes > d.l2_bytes) out.push_back({"MALL", d.llc_bytes});
     return out;
   }
   int top = 0;
@@ -100,29 +103,66 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
     std::vector<double> y;
     for (const auto& p : pts) y.push_back(std::log(p.bytes_per_s));
     LevelSweep sweep{probe, {}};
-    int unnamed = 0;
-    for (const Segment& seg : plateaus_of_long_sweep(y)) {
+    // Each plateau falls in the range of the smallest capacity that holds all its working sets
+    // (the memory beyond the largest). Past a capacity the level below still serves part of the
+    // set, so the bandwidth steps down in stages: the range's last plateau, the one that
+    // reaches its capacity, is the level; the ones before it are transitions.
+    const auto segments = plateaus_of_long_sweep(y);
+    std::vector<std::size_t> range;
+    for (const Segment& seg : segments) {
+      const double largest = pts[seg.end - 1].working_set_bytes;
+      range.push_back(std::size_t(
+          std::find_if(caps.begin(), caps.end(),
+                       [largest](const CacheCapacity& c) { return largest <= c.bytes; }) -
+          caps.begin()));
+    }
+    const std::string memory = device ? "device memory" : "DRAM";
+    const auto level_name = [&](std::size_t k) { return k < caps.size() ? caps[k].name : memory; };
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      const Segment& seg = segments[i];
       MemoryLevel lvl;
       lvl.min_working_set = pts[seg.begin].working_set_bytes;
       lvl.max_working_set = pts[seg.end - 1].working_set_bytes;
       lvl.points = int(seg.end - seg.begin);
       lvl.bandwidth = std::exp(
           tukey_biweight_location({y.begin() + long(seg.begin), y.begin() + long(seg.end)}));
-      // Named by where the plateau's typical working set fits.
-      const double typical = pts[(seg.begin + seg.end - 1) / 2].working_set_bytes;
-      const auto fit = std::find_if(caps.begin(), caps.end(), [typical](const CacheCapacity& c) {
-        return typical <= c.bytes;
-      });
-      if (fit != caps.end())
-        lvl.name = fit->name;
-      else if (!caps.empty())
-        lvl.name = device ? "HBM" : "DRAM";
-      else
-        lvl.name = "level " + std::to_string(++unnamed);
-      // Two plateaus in one level (a transition, or a cache the context does not list).
-      for (const auto& prev : sweep.levels)
-        if (prev.name == lvl.name) lvl.name += "'";
+      if (caps.empty()) {
+        lvl.name = "level " + std::to_string(i + 1);
+      } else if (i + 1 < segments.size() && range[i + 1] == range[i]) {
+        lvl.transition = true;
+        lvl.name = range[i] == 0 ? "below " + level_name(0)
+                                 : level_name(range[i] - 1) + " → " + level_name(range[i]);
+        lvl.note = "between two capacities: part of the set is served from the level below";
+        // Faster than the first level's own plateau (else the pass below says it is slower):
+        // a cache below it that the context gives no size for, e.g. a GPU's L1 in a file from
+        // before schema 1.3.
+        if (range[i] == 0)
+          lvl.note = "faster than the " + level_name(0) +
+                     " plateau after it: a smaller cache the context records no size for";
+      } else {
+        // A plateau whose sets span several capacities: the data cannot tell those levels apart.
+        // (A set the size of a cache does not stay in it: the cache also holds other lines.)
+        const double smallest = lvl.min_working_set;
+        const auto first = std::size_t(
+            std::find_if(caps.begin(), caps.end(),
+                         [smallest](const CacheCapacity& c) { return smallest < c.bytes; }) -
+            caps.begin());
+        lvl.name = first < range[i] ? level_name(first) + "–" + level_name(range[i])
+                                    : level_name(range[i]);
+      }
       sweep.levels.push_back(lvl);
+    }
+    // A plateau slower than the level after it is no level: its working sets could not be
+    // slower than where the next, larger level serves them (on a GPU above the last-level cache
+    // each pass is its own launch, and the fixed launch time weighs on the smaller sets there).
+    for (std::size_t i = 0; i + 1 < sweep.levels.size(); ++i) {
+      MemoryLevel& lvl = sweep.levels[i];
+      const auto next = std::find_if(sweep.levels.begin() + long(i) + 1, sweep.levels.end(),
+                                     [](const MemoryLevel& l) { return !l.transition; });
+      if (next == sweep.levels.end() || lvl.bandwidth >= next->bandwidth) continue;
+      if (!lvl.transition) lvl.name = lvl.name + " → " + next->name;
+      lvl.transition = true;
+      lvl.note = "slower than " + next->name + " after it: an artifact of the sweep, not a level";
     }
     out.push_back(std::move(sweep));
   }

@@ -28,10 +28,17 @@ std::vector<Segment> find_plateaus(const std::vector<double>& log_bandwidth);
 std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& log_bandwidth);
 
 struct MemoryLevel {
-  std::string name;  // L1, L2, L3 (LLC), DRAM, HBM, or "level k" when no sizes are known
+  // L1, L2, L3 (LLC), MALL, DRAM, device memory; "level k" when no sizes are known; for a
+  // transition, "L1 → L2" (the capacity below it and the level it leads to).
+  std::string name;
   double min_working_set = 0, max_working_set = 0;
   double bandwidth = 0;  // robust location of the plateau, byte/s
   int points = 0;
+  // A plateau that is not a level of its own: between two capacities, before the plateau that
+  // reaches the next one (the lower level still serves part of the set), or one slower than the
+  // level after it (an artifact of how the sweep runs there). Not drawn as a roof.
+  bool transition = false;
+  std::string note;  // why it is a transition, or empty
 };
 
 struct LevelSweep {
@@ -40,8 +47,10 @@ struct LevelSweep {
 };
 
 // What each cache level holds for the whole space, smallest first: a per-core cache serves every
-// thread that shares none of it, so a host space with 2 threads has twice the L1 of one core. A
-// GPU space has its L2. Named L1, L2, L3 (LLC) …
+// thread that shares none of it, so a host space with 2 threads has twice the L1 of one core.
+// A GPU space has the L1 of one SM (CU): the cache sweep's small sets are read by threads on
+// every SM, so each SM's L1 holds the whole set; then the L2, then a MALL (MI300's Infinity
+// Cache) where the context records one. Named L1, L2, L3 (LLC), MALL.
 struct CacheCapacity {
   std::string name;
   double bytes;

@@ -349,11 +349,12 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
         const std::string bytes =
             md_text(bytes_convention(probe, is_device_space(f.results, g.fit.space)));
         for (const auto& l : sweep.levels)
-          rows += fmt::format("| {} | {} | {} | {} | {} | {} – {} | {} | {} | {} |\n",
+          rows += fmt::format("| {} | {} | {} | {} | {} | {} – {} | {} | {} | {} | {} |\n",
                               md_text(f.label), md_text(g.fit.space), md_text(g.fit.dtype),
                               sweep.probe, md_text(l.name), format_size_bytes(l.min_working_set),
                               format_size_bytes(l.max_working_set), l.points,
-                              format_bytes_per_s(l.bandwidth), bytes);
+                              format_bytes_per_s(l.bandwidth), bytes,
+                              l.transition ? "transition: " + md_text(l.note) : "level");
       }
   md += "## Memory levels\n\n";
   if (rows.empty()) {
@@ -363,9 +364,10 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
   md +=
       "Plateaus found in the cache sweep, named by the cache sizes in the context. The in-place "
       "`cache_update` counts the bytes it moves: its plateaus are B per memory level; the others "
-      "are ceilings.\n\n"
-      "| file | space | dtype | probe | level | working sets | points | B | bytes counted |\n"
-      "|---|---|---|---|---|---|---|---|---|\n" +
+      "are ceilings. A transition is a plateau between two levels, not a level of its own.\n\n"
+      "| file | space | dtype | probe | level | working sets | points | B | bytes counted | "
+      "plateau |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n" +
       rows + "\n";
 }
 
@@ -469,8 +471,11 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
       "arrays: its ridges use the fp32 B.\n"
       "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
       "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
-      "points per plateau); each plateau is named by the smallest cache (size × copies across the "
-      "space's threads) that holds its typical working set, else DRAM (HBM on a GPU).\n\n";
+      "points per plateau); each plateau falls in the range of the smallest cache that holds all "
+      "its working sets (on a host: size × copies across the space's threads; on a GPU: one "
+      "SM's or CU's L1, the L2, a MALL, as the context records them), else DRAM (device memory "
+      "on a GPU). The range's last plateau, the one that reaches the next capacity, is the level; "
+      "plateaus before it, and any slower than the level after them, are transitions.\n\n";
 }
 
 void provenance(std::string& md, const std::vector<FileAnalysis>& files) {

@@ -265,7 +265,13 @@ Results parse_results(const std::string& text, const std::string& file) {
         if (!spaces[i]["device"].is_object())
           throw InputError(file, at + ".device", "must be an object or null");
         const Reader d(file, spaces[i]["device"], at + ".device");
-        info.device = DeviceInfo{d.str("name", false), d.number("l2_bytes", false).value_or(0)};
+        DeviceInfo dev;
+        dev.name = d.str("name", false);
+        dev.l2_bytes = d.number("l2_bytes", false).value_or(0);
+        dev.l1_per_unit_bytes = d.number("l1_per_unit_bytes", false).value_or(0);
+        dev.llc_bytes = d.number("llc_bytes", false).value_or(0);
+        dev.units = to_count(d.number("compute_units", false), 0);
+        info.device = dev;
       }
       res.spaces.push_back(info);
     }

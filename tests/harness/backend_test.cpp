@@ -7,6 +7,7 @@
 #include <cmath>
 #include <thread>
 
+#include "device_caches.hpp"
 #include "measurement.hpp"
 #include "sweep/results_writer.hpp"
 #include "telemetry.hpp"
@@ -116,6 +117,18 @@ TEST(Telemetry, CountersGiveMeanPowerAndLimitedTimeOverAtLeastOneSecond) {
   EXPECT_TRUE(
       summarize_telemetry({{counters(10, 5000, 3)}, {counters(12, 5000, 3)}}, 1980)["mean_power_w"]
           .is_null());
+}
+
+// The L1 the cache sweep's names rest on, from the vendors' guides (the runtimes do not say).
+TEST(DeviceCaches, OneSmsOrCusL1ByArchitecture) {
+  constexpr std::uint64_t KiB = 1024;
+  EXPECT_EQ(cuda_l1_bytes_per_sm(9, 0), 256 * KiB);  // H100, H200
+  EXPECT_EQ(cuda_l1_bytes_per_sm(8, 9), 128 * KiB);  // RTX 4090
+  EXPECT_EQ(cuda_l1_bytes_per_sm(8, 0), 192 * KiB);  // A100
+  EXPECT_EQ(cuda_l1_bytes_per_sm(6, 1), 0u);         // not in the table: not guessed
+  EXPECT_EQ(hip_l1_bytes_per_cu("gfx90a:sramecc+:xnack-"), 16 * KiB);  // MI250X
+  EXPECT_EQ(hip_l1_bytes_per_cu("gfx942"), 32 * KiB);                  // MI300X
+  EXPECT_EQ(hip_l1_bytes_per_cu("gfx1100"), 0u);
 }
 
 TEST(FlushSizing, TwiceTheL2RoundedUpAndCapped) {

@@ -29,7 +29,7 @@ TEST(Report, SummaryStatesWhatWasNotMeasuredAndTheSpecSheet) {
             std::string::npos);
   EXPECT_NE(md.find("`H200 SXM`): 67.00 TFLOP/s dense, vector unit"), std::string::npos);
   EXPECT_NE(md.find("clock assumed: boost (1980 MHz)"), std::string::npos);
-  EXPECT_NE(md.find("| cache_read | HBM | 64 MiB – 1 GiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| cache_read | device memory | 64 MiB – 1 GiB |"), std::string::npos) << md;
   EXPECT_NE(md.find("| cache_read | L2 | 1 MiB – 32 MiB |"), std::string::npos);
   EXPECT_NE(md.find("![roofline of gpu-node](roofline-gpu-node.svg)"), std::string::npos);
 }

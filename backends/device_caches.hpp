@@ -1,0 +1,20 @@
+#pragma once
+// On-chip capacities of a GPU that its runtime does not report: the L1 data cache of one SM (CU).
+// The reporter names the memory levels of a cache sweep from these (schema.md, "spaces"), so a
+// plateau of reads that every SM serves from its own L1 is not taken for the L2.
+#include <cstdint>
+#include <string>
+
+namespace ridgeline {
+
+// The unified L1 data cache + shared memory of one SM, by compute capability, in bytes, from
+// NVIDIA's tuning guides (Volta 128 KiB, Turing 96, A100 192, GA10x 128, Orin 192, Ada 128,
+// Hopper 256, Blackwell B200 256, Blackwell GeForce 128); 0 where the guide is not known here.
+// Shared memory is carved out of it: the L1 that cached reads see is this minus the carveout.
+std::uint64_t cuda_l1_bytes_per_sm(int major, int minor);
+
+// The vector L1 cache of one CU by gfx name (CDNA2 gfx90a: 16 KiB, CDNA3 gfx942: 32 KiB, from
+// AMD's CDNA white papers); 0 where not known here. LDS is separate (the runtime reports it).
+std::uint64_t hip_l1_bytes_per_cu(const std::string& gfx_arch);
+
+}  // namespace ridgeline
