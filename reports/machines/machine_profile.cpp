@@ -55,6 +55,41 @@ std::string optional_string(const json& j, const std::string& key, const std::st
   return j.at(key).get<std::string>();
 }
 
+// Absent or null: 0; else an integer in [lo, hi].
+int optional_int(const json& j, const std::string& key, const std::string& file,
+                 const std::string& path, int lo, int hi) {
+  if (!j.contains(key) || j.at(key).is_null()) return 0;
+  const json& v = j.at(key);
+  if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+    throw InputError(file, path + key, fmt::format("must be an integer in [{}, {}]", lo, hi));
+  return v.get<int>();
+}
+
+// A CPU sheet's "cpu" block: the facts a host must agree with. Every key is one a results file
+// records; a fact none records (FMA pipes) would make the sheet match nothing, so it is refused.
+CpuSheetFacts read_cpu_facts(const json& j, const std::string& file) {
+  if (!j.is_object()) throw InputError(file, "cpu", "must be an object");
+  for (const auto& [key, value] : j.items())
+    if (key != "isa" && key != "vector_bits" && key != "cores" && key != "threads")
+      throw InputError(file, "cpu." + key,
+                       "is not a fact a results file records (known: isa, vector_bits, cores, "
+                       "threads)");
+  CpuSheetFacts c;
+  c.isa = require_string(j, "isa", file, "cpu.");
+  const auto& names = host_isa_names();
+  if (std::find(names.begin(), names.end(), c.isa) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw InputError(file, "cpu.isa", "must be one of " + known);
+  }
+  c.vector_bits = optional_int(j, "vector_bits", file, "cpu.", 64, 2048);
+  c.cores = optional_int(j, "cores", file, "cpu.", 1, 1000000);
+  c.threads = optional_int(j, "threads", file, "cpu.", 1, 1000000);
+  if (!c.cores && !c.threads)
+    throw InputError(file, "cpu.cores", "missing required field (give cores, threads or both)");
+  return c;
+}
+
 bool optional_bool(const json& j, const std::string& key, const std::string& file) {
   if (!j.contains(key) || j.at(key).is_null()) return false;
   if (!j.at(key).is_boolean()) throw InputError(file, key, "must be true, false or null");
@@ -62,6 +97,12 @@ bool optional_bool(const json& j, const std::string& key, const std::string& fil
 }
 
 }  // namespace
+
+const std::vector<std::string>& host_isa_names() {
+  static const std::vector<std::string> kNames = {"avx512", "avx2", "sve",   "sve-vla",
+                                                  "neon",   "sse2", "scalar"};
+  return kNames;
+}
 
 UnitKind unit_kind(const std::string& unit) {
   return unit == "tensor" || unit == "matrix" ? UnitKind::kMatrix : UnitKind::kVector;
@@ -138,6 +179,14 @@ MachineProfile load_machine_profile(const std::string& path) {
       throw InputError(path, "compute_units", "must be an integer in [1, 1000000]");
     m.compute_units = cu.get<int>();
   }
+  if (j.contains("cpu") && !j["cpu"].is_null()) {
+    // One statement of a CPU sheet's size, not two that can disagree.
+    if (m.compute_units)
+      throw InputError(path, "compute_units",
+                       "must be left out of a CPU sheet (cpu.cores and cpu.threads give its size)");
+    m.cpu = read_cpu_facts(j["cpu"], path);
+    m.compute_units = m.cpu->cores ? m.cpu->cores : m.cpu->threads;
+  }
   const json& mem = require(j, "memory", path, "");
   m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
   if (mem.contains("l2_bytes"))
@@ -200,9 +249,11 @@ MachineProfile find_machine_profile(const std::string& id_or_name, const std::st
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
                                                     const std::vector<MachineProfile>& profiles) {
   const std::string name = lower(device_name);
-  for (const auto& m : profiles)
+  for (const auto& m : profiles) {
+    if (m.cpu) continue;  // a CPU sheet needs the host's facts, not its name alone
     for (const auto& s : m.match)
       if (name.find(lower(s)) != std::string::npos) return m;
+  }
   return std::nullopt;
 }
 

@@ -29,6 +29,20 @@ std::optional<UnitKind> unit_kind_named(const std::string& word);
 // accumulate of consumer parts, which no fp32-accumulating GEMM can reach.
 std::string default_accumulate(const std::string& dtype);
 
+// What a CPU sheet (one with a "cpu" block) describes beyond its name: a results file's host is
+// held against the sheet only when it agrees with every fact given here and with the sheet's
+// vendor (machines/host_match.hpp). FMA pipes are no field: no results file records them.
+struct CpuSheetFacts {
+  std::string isa;  // the widest vector ISA: avx512 | avx2 | sve | sve-vla | neon | sse2 | scalar
+  int vector_bits = 0;  // 0 when the sheet does not say
+  int cores = 0;        // 0 when the sheet does not say (it gives cores, threads or both)
+  int threads = 0;
+};
+
+// The host ISA names a results file can record (params.isa, harness/probes/vector_isa.hpp), the
+// only ones a CPU sheet may give: a sheet naming another ("avx-512") could never match.
+const std::vector<std::string>& host_isa_names();
+
 struct MachineProfile {
   std::string id;  // file stem, e.g. "rtx-4090"
   std::string file;
@@ -41,9 +55,10 @@ struct MachineProfile {
   double clock_mhz = 0;
   double bandwidth = 0;  // byte/s
   double l2_bytes = 0;   // 0 when not given
-  // SMs or CUs of a GPU; a CPU sheet's cores or hardware threads (0 when not given): a CPU
-  // sheet describes a machine of that size only.
+  // SMs or CUs of a GPU (0 when not given); on a CPU sheet its cpu.cores, else cpu.threads: the
+  // units its P is for, so a space running fewer threads is held against its share.
   int compute_units = 0;
+  std::optional<CpuSheetFacts> cpu;  // set on CPU sheets only
   std::vector<SpecPeak> peaks;
 
   // The highest dense peak for a dtype, optionally of one unit (its exact name), at one
@@ -72,8 +87,9 @@ std::vector<MachineProfile> load_machine_profiles(const std::string& dir);
 // By id (file stem) or name, case-insensitive; throws InputError listing the known ids.
 MachineProfile find_machine_profile(const std::string& id_or_name, const std::string& dir);
 
-// The first profile whose `match` substrings occur in a device name, if any. A substring can
-// match a whole product line: callers check compute_units before holding results against it.
+// The first GPU sheet (no "cpu" block) whose `match` substrings occur in a device name, if any.
+// CPU sheets are matched on what the host is, not on its name alone: match_host_profile
+// (machines/host_match.hpp).
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
                                                     const std::vector<MachineProfile>& profiles);
 

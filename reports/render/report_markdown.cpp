@@ -7,6 +7,7 @@
 #include <set>
 
 #include "fit/roof_roles.hpp"
+#include "machines/host_match.hpp"
 #include "render/markdown_text.hpp"
 #include "render/roof_tables.hpp"
 #include "render/units.hpp"
@@ -53,38 +54,57 @@ std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b, boo
   return code ? md_code(text) : md_text(text);
 }
 
-// How one space's roofs may be held against a sheet. CPU sheets describe a machine of so many
-// compute units: another core count is another machine (an "AMD EPYC" sheet must not grade a
-// 96-core host), and a space running fewer threads than the sheet's units gets its share of P;
-// the sheet's memory bandwidth has no per-thread share.
+// How one space's roofs may be held against a sheet. A host space only against the CPU sheet of
+// the machine it ran on (machines/host_match.hpp: an "AMD EPYC" sheet must not grade a 96-core
+// host, nor a Zen 3 VM with AVX2); a space running fewer threads than the sheet's units gets its
+// share of P, and the sheet's memory bandwidth has no per-thread share.
 struct SpecScope {
   std::optional<MachineProfile> profile;
-  double peak_share = 1;     // the part of the sheet's P this space can reach
-  std::string peak_why_not;  // non-empty: no P percentage, for this reason
+  std::string why_none;   // a host space without a sheet: why, in one line
+  double peak_share = 1;  // the part of the sheet's P this space can reach
   std::string bandwidth_why_not;
 };
 
-int context_int(const nlohmann::json& ctx, const char* a, const char* b) {
-  if (!ctx.contains(a) || !ctx[a].is_object() || !ctx[a].contains(b)) return 0;
-  const auto& v = ctx[a][b];
-  return v.is_number_integer() ? v.get<int>() : 0;
+// "no machine sheet matches this host (AMD, avx2, 256-bit, 2 cores, 2 threads;
+// `epyc-zen5-2vcpu` needs avx512, 512-bit vectors)".
+std::string no_sheet_line(const HostFacts& host, const HostMatch& match) {
+  std::string why;
+  for (const auto& miss : match.misses) {
+    why += (why.empty() ? "" : "; ") + md_code(miss.id) + " needs ";
+    for (std::size_t i = 0; i < miss.unmet.size(); ++i)
+      why += (i ? ", " : "") + md_text(miss.unmet[i]);
+  }
+  if (why.empty())
+    why = host.model.empty() ? "the file records no CPU model"
+                             : "no sheet names " + md_code(host.model);
+  return "no machine sheet matches this host (" + md_text(describe_host(host)) + "; " + why + ")";
+}
+
+// What a CPU sheet describes: "host: AMD, avx512, 512-bit vectors, 2 cores, 2 threads".
+std::string cpu_sheet_text(const MachineProfile& profile) {
+  const CpuSheetFacts& c = *profile.cpu;
+  std::string text = "host: " + md_text(profile.vendor) + ", " + md_text(c.isa);
+  if (c.vector_bits) text += fmt::format(", {}-bit vectors", c.vector_bits);
+  if (c.cores) text += fmt::format(", {} cores", c.cores);
+  if (c.threads) text += fmt::format(", {} threads", c.threads);
+  return text;
 }
 
 SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
                      const std::vector<MachineProfile>& profiles) {
   SpecScope s;
-  s.profile = match_machine_profile(f.results.device_name(space), profiles);
-  if (!s.profile || is_device_space(f.results, space) || s.profile->compute_units == 0) return s;
-  const int units = s.profile->compute_units;
-  const int cores = context_int(f.results.context, "cpu", "cores");
-  const int threads = context_int(f.results.context, "cpu", "threads");
-  if (cores != units && threads != units) {
-    s.peak_why_not = s.bandwidth_why_not =
-        fmt::format("sheet is for {} compute units, this host has {}", units,
-                    cores || threads ? fmt::format("{} cores, {} threads", cores, threads)
-                                     : std::string("an unknown count"));
+  if (is_device_space(f.results, space)) {
+    s.profile = match_machine_profile(f.results.device_name(space), profiles);
     return s;
   }
+  const HostFacts host = host_facts(f.results);
+  const HostMatch match = match_host_profile(host, profiles);
+  if (!match.profile) {
+    s.why_none = no_sheet_line(host, match);
+    return s;
+  }
+  s.profile = match.profile;
+  const int units = s.profile->compute_units;
   const SpaceInfo* info = f.results.find_space(space);
   const int used = info ? info->concurrency : units;
   if (used < units) {
@@ -104,6 +124,8 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
   const std::string rule = several ? "|---|---|---|" : "|---|---|";
   std::string roofs, sheet, notes, specs;
   std::map<std::string, bool> spec_listed;
+  std::string unmatched;  // hosts no CPU sheet describes, one line each
+  std::set<std::string> unmatched_hosts;
   // The matrix roof's columns appear where some GEMM ran on tensor or matrix units; a host-only
   // report keeps the vector roofs' table (P, B, B_read, I*).
   bool any_matrix = false;
@@ -155,6 +177,9 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
       roofs += table_row(row, cells);
       const SpecScope scope = spec_scope(f, gf.space, profiles);
       std::string p_spec = "no sheet", b_spec = "no sheet", m_spec = m ? "no sheet" : "–";
+      if (!scope.why_none.empty() && unmatched_hosts.insert(f.label).second)
+        unmatched +=
+            "- " + (several ? md_text(f.label) + ": " : std::string()) + scope.why_none + "\n";
       if (scope.profile) {
         const MachineProfile& profile = *scope.profile;
         // The fitted P comes from FMA probes on the vector units: it is held against the sheet's
@@ -164,14 +189,11 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
         const auto matrix_peak =
             m ? profile.grading_peak(gf.dtype, UnitKind::kMatrix, m->accumulate) : std::nullopt;
         if (m) m_spec = matrix_peak ? pct(m->peak.value / matrix_peak->flops) : "not on sheet";
-        p_spec = !scope.peak_why_not.empty() ? "– (" + md_text(scope.peak_why_not) + ")"
-                 : peak                      ? pct(r.peak_flops / (peak->flops * scope.peak_share))
-                                             : "not on sheet";
-        if (peak && scope.peak_why_not.empty() && scope.peak_share < 1)
+        p_spec = peak ? pct(r.peak_flops / (peak->flops * scope.peak_share)) : "not on sheet";
+        if (peak && scope.peak_share < 1)
           p_spec += fmt::format(" of {}", format_flops(peak->flops * scope.peak_share));
         // Beyond a sheet's figure by more than noise: the sheet or the match is wrong.
-        if (peak && scope.peak_why_not.empty() &&
-            r.peak_flops > 1.05 * peak->flops * scope.peak_share)
+        if (peak && r.peak_flops > 1.05 * peak->flops * scope.peak_share)
           p_spec += " **above the sheet**";
         b_spec = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
                                                   : pct(r.bandwidth / profile.bandwidth);
@@ -188,7 +210,9 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
           specs += fmt::format(
               "memory {}{}; clock assumed: {}{}. Source: {}\n",
               format_bytes_per_s(profile.bandwidth),
-              profile.compute_units ? fmt::format(", {} compute units", profile.compute_units) : "",
+              profile.cpu             ? ", " + cpu_sheet_text(profile)
+              : profile.compute_units ? fmt::format(", {} compute units", profile.compute_units)
+                                      : "",
               md_text(profile.clock_assumed),
               profile.clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile.clock_mhz) : "",
               md_text(profile.source));
@@ -252,6 +276,7 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
                            several ? md_text(f.label) + ": " : "");
   }
   if (!specs.empty()) md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + specs;
+  if (!unmatched.empty()) md += "\nHosts without a spec sheet (no percentages):\n" + unmatched;
   if (!notes.empty())
     md += "\nNot in the tables (nothing is shown that was not measured):\n" + notes;
   md += "\n";
@@ -311,7 +336,7 @@ void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
   for (const auto& f : files)
     for (const auto& p : f.results.points) {
       if (!p.measured() || !p.verified || !p.flops_per_s || !is_tensor_point(p)) continue;
-      const auto profile = match_machine_profile(f.results.device_name(p.space), profiles);
+      const auto profile = spec_scope(f, p.space, profiles).profile;
       std::string spec = "no profile", share = "–";
       if (profile) {
         const auto peak = profile->grading_peak(p.dtype, UnitKind::kMatrix, point_accumulate(p));

@@ -228,6 +228,9 @@ Results parse_results(const std::string& text, const std::string& file) {
   if (ctx.contains("cpu") && ctx["cpu"].is_object()) {
     const Reader cpu(file, ctx["cpu"], "context.cpu");
     res.cpu_model = cpu.str("model", false);
+    res.cpu_cores = to_count(cpu.number("cores", true), 0);
+    res.cpu_threads = to_count(cpu.number("threads", true), 0);
+    if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
     if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
       const json& caches = ctx["cpu"]["caches"];
       if (caches.size() > kMaxContextEntries)

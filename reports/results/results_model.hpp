@@ -84,6 +84,10 @@ struct Results {
   std::string profile_name;
   std::string hostname;
   std::string cpu_model;
+  // context.cpu's cores and threads (0 when not recorded) and whether the CPU has AVX-512 (its
+  // avx512f flag; nullopt when not recorded): what CPU spec sheets are matched on with the model.
+  int cpu_cores = 0, cpu_threads = 0;
+  std::optional<bool> cpu_avx512;
   std::vector<CacheInfo> caches;
   std::vector<SpaceInfo> spaces;
   std::vector<Point> points;

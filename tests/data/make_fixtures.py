@@ -135,7 +135,7 @@ def cpu_file(seed, slow=1.0, host="devbox"):
             "host": {"hostname": host, "os": "Linux 6.1 x86_64"},
             "build": {"compiler": "GNU 12.2.0", "flags": "-O3 -march=native", "build_type": "Release"},
             "kokkos": {"version": "3.4.1", "backends": ["OpenMP", "Serial"], "kokkos_kernels": "3.4.1"},
-            "cpu": {"model": "AMD EPYC 9R45 (synthetic)", "cores": 2, "threads": 2, "caches": [
+            "cpu": {"model": "AMD EPYC 9R45 (synthetic)", "cores": 2, "threads": 2, "avx512": True, "caches": [
                 {"level": 1, "type": "data", "size_bytes": 49152, "shared_by_threads": 1,
                  "instances": 2},
                 {"level": 2, "type": "unified", "size_bytes": 1048576, "shared_by_threads": 1,

@@ -188,7 +188,12 @@ TEST(HostileInput, MachineSheetWithNullOrWronglyTypedFields) {
            {"/memory/bandwidth", 1e300, "memory.bandwidth"},
            {"/peaks/0/flops", 1e300, "peaks[0].flops"},
            {"/compute_units", 0, "compute_units"},
-           {"/compute_units", "2", "compute_units"}}) {
+           {"/compute_units", "2", "compute_units"},
+           {"/compute_units", 2, "compute_units"},  // a CPU sheet's size is cpu.cores/threads
+           {"/cpu/isa", 5, "cpu.isa"},
+           {"/cpu/isa", "avx-512", "cpu.isa"},
+           {"/cpu/cores", "2", "cpu.cores"},
+           {"/cpu/vector_bits", 512.5, "cpu.vector_bits"}}) {
     json bad = sheet;
     bad[json::json_pointer(pointer)] = value;
     write_json(dir.path + "/machines/vm.json", bad);

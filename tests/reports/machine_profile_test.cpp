@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "machines/host_match.hpp"
 #include "results/input_error.hpp"
 #include "support/run_command.hpp"
 
@@ -83,6 +84,103 @@ TEST(MachineProfile, MatchesDeviceNames) {
   EXPECT_FALSE(match_machine_profile("Some Unknown Accelerator", all));
 }
 
+// A host as a results file describes it: model, cores, threads, the avx512 flag (nullopt: not
+// recorded) and the ISA its probes ran ("": no point records one).
+Results host_results(const std::string& model, int cores, int threads, std::optional<bool> avx512,
+                     const std::string& isa, int vector_bytes) {
+  Results r;
+  r.cpu_model = model;
+  r.cpu_cores = cores;
+  r.cpu_threads = threads;
+  r.cpu_avx512 = avx512;
+  Point p;
+  if (!isa.empty()) p.params = {{"isa", isa}, {"vector_bytes", vector_bytes}};
+  r.points.push_back(p);
+  Point gpu;  // a device point's "gpu" says nothing about the host
+  gpu.params = {{"isa", "gpu"}, {"vector_bytes", nullptr}};
+  r.points.push_back(gpu);
+  return r;
+}
+
+TEST(MachineProfile, CpuSheetStatesTheHostItDescribes) {
+  const auto m = find_machine_profile("epyc-zen5-2vcpu", kMachines);
+  ASSERT_TRUE(m.cpu);
+  EXPECT_EQ(m.cpu->isa, "avx512");
+  EXPECT_EQ(m.cpu->vector_bits, 512);
+  EXPECT_EQ(m.cpu->cores, 2);
+  EXPECT_EQ(m.cpu->threads, 2);
+  EXPECT_EQ(m.compute_units, 2) << "P is for its 2 cores";
+  for (const auto& gpu : {"h200-sxm", "rtx-4090", "mi300x"})
+    EXPECT_FALSE(find_machine_profile(gpu, kMachines).cpu) << gpu;
+  // By name alone no CPU sheet is found: that is how a Zen 3 VM got the Zen 5 sheet.
+  EXPECT_FALSE(match_machine_profile("AMD EPYC", load_machine_profiles(kMachines)));
+}
+
+// Issue 23: the Zen 3 VM (model "AMD EPYC", AVX2, 2 vCPUs) is not the Zen 5 VM of the sheet.
+TEST(HostMatch, Zen3WithAvx2DoesNotGetTheZen5Sheet) {
+  const auto all = load_machine_profiles(kMachines);
+  const HostFacts zen3 = host_facts(host_results("AMD EPYC", 2, 2, false, "avx2", 32));
+  EXPECT_EQ(zen3.vendor, "AMD");
+  EXPECT_EQ(zen3.isa, "avx2");
+  EXPECT_EQ(zen3.vector_bits, 256);
+  EXPECT_EQ(describe_host(zen3), "AMD, avx2, 256-bit, 2 cores, 2 threads");
+  const HostMatch m = match_host_profile(zen3, all);
+  EXPECT_FALSE(m.profile);
+  ASSERT_EQ(m.misses.size(), 1u);
+  EXPECT_EQ(m.misses[0].id, "epyc-zen5-2vcpu");
+  EXPECT_EQ(m.misses[0].unmet, (std::vector<std::string>{"avx512", "512-bit vectors"}));
+  // The flag alone settles it: a file whose points record no ISA still knows "no AVX-512".
+  const HostFacts flag_only = host_facts(host_results("AMD EPYC", 2, 2, false, "", 0));
+  EXPECT_EQ(describe_host(flag_only), "AMD, no AVX-512, 2 cores, 2 threads");
+  const HostMatch by_flag = match_host_profile(flag_only, all);
+  EXPECT_FALSE(by_flag.profile);
+  ASSERT_EQ(by_flag.misses.size(), 1u);
+  EXPECT_EQ(by_flag.misses[0].unmet,
+            (std::vector<std::string>{"avx512", "512-bit vectors (not in the file)"}));
+}
+
+TEST(HostMatch, Zen5WithAvx512AndTwoThreadsGetsTheZen5Sheet) {
+  const auto all = load_machine_profiles(kMachines);
+  // From the CPU's flag (a build for AVX2 on that machine), from the points, or from both.
+  for (const auto& r : {host_results("AMD EPYC", 2, 2, true, "avx2", 32),
+                        host_results("AMD EPYC 9R45", 2, 2, std::nullopt, "avx512", 64),
+                        host_results("AMD EPYC", 2, 2, true, "avx512", 64)}) {
+    const HostMatch m = match_host_profile(host_facts(r), all);
+    ASSERT_TRUE(m.profile) << describe_host(host_facts(r));
+    EXPECT_EQ(m.profile->id, "epyc-zen5-2vcpu");
+    EXPECT_TRUE(m.misses.empty());
+  }
+}
+
+TEST(HostMatch, OtherVendorsSizesAndMissingFacts) {
+  const auto all = load_machine_profiles(kMachines);
+  // No sheet names the model: no sheet and nothing that nearly matched.
+  const HostMatch xeon =
+      match_host_profile(host_facts(host_results("Intel(R) Xeon(R) Gold", 2, 2, true, "", 0)), all);
+  EXPECT_FALSE(xeon.profile);
+  EXPECT_TRUE(xeon.misses.empty());
+  EXPECT_EQ(host_facts(host_results("Intel(R) Xeon(R) Gold", 2, 2, true, "", 0)).vendor, "Intel");
+  // The sheet's name in a model that states no vendor: the vendor is a missing fact.
+  const HostMatch kvm =
+      match_host_profile(host_facts(host_results("KVM AMD EPYC", 2, 2, true, "", 0)), all);
+  ASSERT_EQ(kvm.misses.size(), 1u);
+  EXPECT_EQ(kvm.misses[0].unmet, (std::vector<std::string>{"vendor AMD (not in the file)"}));
+  // 4 threads on 2 cores (SMT): not the 2-vCPU machine.
+  const HostMatch smt =
+      match_host_profile(host_facts(host_results("AMD EPYC", 2, 4, true, "", 0)), all);
+  ASSERT_EQ(smt.misses.size(), 1u);
+  EXPECT_EQ(smt.misses[0].unmet, (std::vector<std::string>{"2 threads"}));
+  // Cores not recorded: the sheet requires them, so it is not used.
+  const HostMatch no_cores =
+      match_host_profile(host_facts(host_results("AMD EPYC", 0, 2, true, "", 0)), all);
+  EXPECT_FALSE(no_cores.profile);
+  ASSERT_EQ(no_cores.misses.size(), 1u);
+  EXPECT_EQ(no_cores.misses[0].unmet, (std::vector<std::string>{"2 cores (not in the file)"}));
+  // SVE's width comes from the points; length-agnostic SVE has none.
+  EXPECT_EQ(host_facts(host_results("Neoverse", 4, 4, std::nullopt, "sve", 32)).vector_bits, 256);
+  EXPECT_EQ(host_facts(host_results("Neoverse", 4, 4, std::nullopt, "sve-vla", 16)).vector_bits, 0);
+}
+
 class BrokenProfile : public ::testing::Test {
  protected:
   std::string write(const std::string& body) {
@@ -105,6 +203,42 @@ TEST_F(BrokenProfile, MissingFieldNamesFileAndField) {
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path + ": memory: missing required field");
+  }
+}
+
+// A CPU sheet's facts are checked like every other field: one line naming the file and field.
+TEST_F(BrokenProfile, CpuSheetFactsNameFileAndField) {
+  const std::string head =
+      R"({"name":"x","vendor":"AMD","source":"y","clock":{"assumed":"boost","sm_mhz":1},
+          "memory":{"bandwidth":1e9},"peaks":[{"dtype":"fp32","flops":1,"unit":"vector",
+          "dense":true}],)";
+  const std::pair<std::string, std::string> kCases[] = {
+      {R"("cpu":"avx512")", "cpu: must be an object"},
+      {R"("cpu":{"isa":5,"cores":2})", "cpu.isa: must be a non-empty string"},
+      {R"("cpu":{"cores":2})", "cpu.isa: missing required field"},
+      {R"("cpu":{"isa":"avx-512","cores":2})",
+       "cpu.isa: must be one of avx512, avx2, sve, sve-vla, neon, sse2, scalar"},
+      {R"("cpu":{"isa":"avx512","cores":"2"})", "cpu.cores: must be an integer in [1, 1000000]"},
+      {R"("cpu":{"isa":"avx512","threads":2.5})",
+       "cpu.threads: must be an integer in [1, 1000000]"},
+      {R"("cpu":{"isa":"avx512","cores":2,"vector_bits":"512"})",
+       "cpu.vector_bits: must be an integer in [64, 2048]"},
+      {R"("cpu":{"isa":"avx512"})",
+       "cpu.cores: missing required field (give cores, threads or both)"},
+      {R"("cpu":{"isa":"avx512","cores":2,"fma_pipes":2})",
+       "cpu.fma_pipes: is not a fact a results file records (known: isa, vector_bits, cores, "
+       "threads)"},
+      {R"("compute_units":2,"cpu":{"isa":"avx512","cores":2})",
+       "compute_units: must be left out of a CPU sheet (cpu.cores and cpu.threads give its "
+       "size)"}};
+  for (const auto& [cpu, error] : kCases) {
+    const auto path = write(head + cpu + "}");
+    try {
+      load_machine_profile(path);
+      ADD_FAILURE() << "expected InputError for " << cpu;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": " + error);
+    }
   }
 }
 

@@ -121,11 +121,85 @@ TEST(Report, SpecSheetHoldsOnlyTheMachineItDescribes) {
   const auto r = run_command(kBin + " report " + dir.path + "/big.json --out " + dir.path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string md = slurp(dir.path + "/report.md");
-  EXPECT_NE(md.find("| OpenMP | fp64 | – (sheet is for 2 compute units, this host has 96 cores, "
-                    "192 threads) |"),
+  EXPECT_NE(md.find("| OpenMP | fp64 | no sheet | no sheet |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- no machine sheet matches this host (AMD, avx512, 512-bit, 96 cores, 192 "
+                    "threads; `epyc-zen5-2vcpu` needs 2 cores, 2 threads)\n"),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("100.2 %"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Spec sheets (profiles/machines)"), std::string::npos) << md;
+}
+
+// The host probes' points as a build for `isa` records them (params.isa, vector_bytes).
+void set_host_isa(json& doc, const std::string& isa, int vector_bytes) {
+  for (auto& p : doc["points"])
+    if (p["family"] != "library")
+      p["params"].update({{"isa", isa}, {"vector_bytes", vector_bytes}});
+}
+
+// Issue 23: a 2-vCPU Zen 3 VM (AVX2) reports its model as just "AMD EPYC", and its P was graded
+// against the Zen 5 sheet's 2 x 512-bit FMA pipes ("16.9 % of sheet"). Same name, same core
+// count, another ISA: no sheet, and the report says why.
+TEST(Report, Zen3HostWithAvx2IsNotGradedAgainstTheZen5Sheet) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["cpu"]["model"] = "AMD EPYC";
+  doc["context"]["cpu"]["avx512"] = false;
+  set_host_isa(doc, "avx2", 32);
+  write_json(dir.path + "/zen3.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/zen3.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| OpenMP | fp64 | no sheet | no sheet |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| OpenMP | fp32 | no sheet | no sheet |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Hosts without a spec sheet (no percentages):\n- no machine sheet matches "
+                    "this host (AMD, avx2, 256-bit, 2 cores, 2 threads; `epyc-zen5-2vcpu` needs "
+                    "avx512, 512-bit vectors)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("Zen 5 (2 vCPU)"), std::string::npos) << md;
+}
+
+// The Zen 5 VM this sheet describes (AVX-512, 2 cores, 2 threads) is graded against it, whether
+// the file knows AVX-512 from the CPU's flags, from the points' ISA or from both.
+TEST(Report, Zen5HostWithAvx512GetsTheZen5Sheet) {
+  for (const bool flag_recorded : {true, false}) {
+    TempDir dir;
+    json doc = fixture("cpu_run_a.json");
+    doc["context"]["cpu"]["model"] = "AMD EPYC";
+    if (!flag_recorded) doc["context"]["cpu"].erase("avx512");
+    set_host_isa(doc, "avx512", 64);
+    write_json(dir.path + "/zen5.json", doc);
+    const auto r = run_command(kBin + " report " + dir.path + "/zen5.json --out " + dir.path);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string md = slurp(dir.path + "/report.md");
+    EXPECT_NE(md.find("| OpenMP | fp64 | 100.2 % |"), std::string::npos) << flag_recorded << md;
+    EXPECT_NE(md.find("(`AMD EPYC Zen 5 (2 vCPU)`, illustrative): 198.4 GFLOP/s dense, vector "
+                      "unit, memory 58.00 GB/s, host: AMD, avx512, 512-bit vectors, 2 cores, 2 "
+                      "threads;"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(md.find("no machine sheet matches"), std::string::npos) << md;
+  }
+}
+
+// A fact the sheet requires and the file does not record: the sheet is not used, and the line
+// names the missing fact rather than guessing it.
+TEST(Report, SheetFactTheFileLacksIsNamedNotGuessed) {
+  TempDir dir;
+  json doc = fixture("cpu_run_a.json");
+  doc["context"]["cpu"].erase("cores");
+  doc["context"]["cpu"].erase("avx512");  // and no point records an ISA
+  write_json(dir.path + "/old.json", doc);
+  const auto r = run_command(kBin + " report " + dir.path + "/old.json --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("- no machine sheet matches this host (AMD, ISA unknown, 2 threads; "
+                    "`epyc-zen5-2vcpu` needs avx512 (not in the file), 512-bit vectors (not in "
+                    "the file), 2 cores (not in the file))\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| OpenMP | fp64 | no sheet | no sheet |"), std::string::npos) << md;
 }
 
 // One thread of a 2-unit sheet: P against half the sheet, B without a sheet figure.
