@@ -243,6 +243,9 @@ class Sweep {
                             rec.verification, rec.error, measurement_json(point.info, rec));
     entry["observed"] = rec.observed;
     entry["sample_rounds"] = rec.error.empty() ? rec.sample_rounds : std::vector<int>{};
+    // A planted slowdown is part of what the file measured: it says so.
+    if (const int calls = calls_per_iteration(point.info.probe); calls != 1)
+      entry["params"]["test_slowdown"] = calls;
     telemetry_.clear();
     cpu_wait_.clear();
     if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();

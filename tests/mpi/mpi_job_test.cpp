@@ -70,22 +70,35 @@ TEST(MpiJob, TwoRanksWriteOneFileWithEveryRanksPoints) {
   EXPECT_NE(md.find("not checked (needs 3 or more devices"), std::string::npos);
 }
 
-TEST(MpiJob, FourRanksNameTheSlowedRank) {
+// --test-slow-rank plants the slowdown on one rank only, and the file says which points carry
+// it. Not a timing test: with 4 ranks on 2 cores and other work beside them, ranks fitted no
+// roof now and then, so which rank the report names is tested on planted files
+// (tests/reports/mpi_job_test.cpp, ReportNamesTheSlowRankAndAddsUpNodes).
+TEST(MpiJob, FourRanksPlantTheSlowdownOnTheSlowRankOnly) {
   TempDir dir;
   const std::string out = dir.path + "/job.json";
-  // Rank 2 runs every ladder and peak kernel 10 times per timed call: its P and B drop ~10x,
-  // far beyond what 4 ranks sharing 2 cores make the others differ by.
   const auto r = run_command(mpirun(
       4, run_args(out, "--test-slowdown fma:10 --test-slowdown peak:10 --test-slow-rank 2")));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(load(out)["mpi"]["size"], 4);
+  const nlohmann::json doc = load(out);
+  EXPECT_EQ(doc["mpi"]["size"], 4);
+  std::map<int, int> planted, points;
+  for (const auto& p : doc["points"]) {
+    const int rank = p["rank"];
+    ++points[rank];
+    const bool slowed = p["probe"] == "fma" || p["probe"] == "peak";
+    if (p["params"].contains("test_slowdown")) {
+      ++planted[rank];
+      EXPECT_EQ(p["params"]["test_slowdown"], 10) << p["name"];
+    }
+    EXPECT_EQ(p["params"].contains("test_slowdown"), slowed && rank == 2)
+        << p["name"] << " rank " << rank;
+  }
+  EXPECT_EQ(points.size(), 4u);
+  EXPECT_GT(planted[2], 0);
+  EXPECT_EQ(planted.size(), 1u) << "only rank 2 carries the plant";
   const auto rep = run_command(kBin + " report " + out + " --out " + dir.path);
-  ASSERT_EQ(rep.exit_code, 0) << rep.err;
-  const std::string md = slurp(dir.path + "/report.md");
-  const std::string slow = md.substr(md.find("### Slow devices"));
-  EXPECT_NE(slow.find("- **rank 2 · "), std::string::npos) << slow;
-  for (const char* other : {"- **rank 0 ", "- **rank 1 ", "- **rank 3 "})
-    EXPECT_EQ(slow.find(other), std::string::npos) << other << " named too:\n" << slow;
+  EXPECT_EQ(rep.exit_code, 0) << rep.err;
 }
 
 TEST(MpiJob, RanksVisitTheSamePointsInEveryRound) {
