@@ -73,6 +73,12 @@ struct SramShape {
   static constexpr std::size_t kSourceRegions = 64;
 };
 
+// The end of an in-place sweep: every word is stored before the next sweep loads it. Without it
+// GCC 12 fuses two sweeps (load once, two FMAs, store once: legal, the words are private to the
+// thread) and the scratch moves half the bytes counted. Read sweeps need none: fusing them would
+// reorder each accumulator's additions, which the compiler may not do.
+KOKKOS_FORCEINLINE_FUNCTION void sram_pass_boundary() { asm volatile("" ::: "memory"); }
+
 // Pairwise sum of the accumulators (N - 1 adds); the host check bounds its rounding.
 template <class T, std::size_t N>
 KOKKOS_INLINE_FUNCTION T sram_sum(T (&v)[N]) {
@@ -221,12 +227,13 @@ void SramProbe<Space, T>::run_op() {
         // Captured outside the `if constexpr`: nvcc refuses a lambda's first capture inside one.
         [[maybe_unused]] const T a = alpha, b = beta;
         if constexpr (Op == SramOp::kUpdate) {
-          for (int p = 0; p < passes; ++p)
+          for (int p = 0; p < passes; ++p) {
             for (std::size_t k = 0; k < per_thread; ++k) {
-              Word x = buf[k * TS + t];
+              Word& x = buf[k * TS + t];
               for (std::size_t l = 0; l < L; ++l) x.v[l] = compat::fma(x.v[l], a, b);
-              buf[k * TS + t] = x;
             }
+            sram_pass_boundary();
+          }
         }
         T acc[A] = {};
         const int read_passes = Op == SramOp::kRead ? passes : 1;
