@@ -18,8 +18,8 @@
 // stream probes' (kIsa accumulators in flight).
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
-// an unmanaged scratch View, scratch_size_max); compiled, not run here — in fact not compiled
-// either on the development VM, which has no CUDA/HIP build of Kokkos.
+// ScratchMemorySpace::get_shmem_aligned, scratch_size_max); not compiled, not run: the
+// development VM has no CUDA/HIP build of Kokkos and no GPU.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -38,6 +38,10 @@ namespace ridgeline {
 enum class SramOp { kRead, kUpdate };
 
 inline constexpr std::size_t kSramWordBytes = 16;
+// The buffer starts on a cache line: Kokkos promises a scratch View only its element's alignment
+// (16 bytes here), and on hosts a 64-byte vector load from a buffer off a line boundary splits
+// over two lines.
+inline constexpr std::size_t kSramAlignBytes = 64;
 
 template <class T>
 struct alignas(kSramWordBytes) SramWord {
@@ -93,15 +97,13 @@ class SramProbe final : public Probe {
   using Shape = SramShape<Space, T>;
   using Word = typename Shape::Word;
   using Team = Kokkos::TeamPolicy<Space>;
-  using ScratchView =
-      Kokkos::View<Word*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using WordView = Kokkos::View<Word*, typename Space::memory_space>;
   using OutView = Kokkos::View<T*, typename Space::memory_space>;
 
-  // The most scratch bytes per team the space allows (Kokkos' level-0 limit, less the View's
-  // alignment padding).
+  // The most scratch bytes per team the space allows (Kokkos' level-0 limit, less the padding
+  // that aligns the buffer).
   static std::uint64_t scratch_limit() {
-    const long long max = Team::scratch_size_max(0) - static_cast<long long>(sizeof(Word));
+    const long long max = Team::scratch_size_max(0) - static_cast<long long>(kSramAlignBytes);
     return max > 0 ? static_cast<std::uint64_t>(max) : 0;
   }
 
@@ -213,12 +215,12 @@ void SramProbe<Space, T>::run_op() {
   const Word* const source = source_.data();
   T* const out = out_.data();
   Team policy(static_cast<int>(teams_), static_cast<int>(TS));
-  policy.set_scratch_size(0, Kokkos::PerTeam(ScratchView::shmem_size(words)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(words * sizeof(Word) + kSramAlignBytes));
   Kokkos::parallel_for(
       Op == SramOp::kRead ? "ridgeline::sram_read" : "ridgeline::sram_update", policy,
       KOKKOS_LAMBDA(const typename Team::member_type& team) {
-        const ScratchView scratch(team.team_scratch(0), words);
-        Word* KOKKOS_RESTRICT buf = scratch.data();
+        Word* KOKKOS_RESTRICT buf = static_cast<Word*>(
+            team.team_scratch(0).get_shmem_aligned(words * sizeof(Word), kSramAlignBytes));
         const std::size_t t = team.team_rank();
         const std::size_t g = team.league_rank();
         const Word* KOKKOS_RESTRICT src = source + (g % regions) * words;
