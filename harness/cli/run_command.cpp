@@ -28,6 +28,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kProbeFamili
     {"fma", {"fma", "fma_xy"}},
     {"peak", {"peak"}},
     {"cache", {"cache_update", "cache_read", "cache_triad"}},
+    {"sram", {"sram_read", "sram_update"}},
     {"library", {"gemm", "axpby", "lib_dot", "deep_copy", "vendor_gemm"}}};
 
 std::vector<std::string> probe_names() {

@@ -18,6 +18,7 @@
 #include "probes/library_probes.hpp"
 #include "probes/peak_probe.hpp"
 #include "probes/point_name.hpp"
+#include "probes/sram_probe.hpp"
 #include "probes/stream_probe.hpp"
 #include "probes/vendor_gemm_probe.hpp"
 #include "results/input_error.hpp"
@@ -43,6 +44,8 @@ bool wanted(const std::vector<std::string>& list, const std::string& name) {
 struct SpaceLimits {
   std::uint64_t llc_bytes = 0;     // last-level cache: a GPU's L2, or every LLC copy of the host
   std::uint64_t memory_bytes = 0;  // what a point may allocate; 0 = unknown
+  // Hosts: one thread's share of its L1 data cache (0 = unknown), where its scratch must stay.
+  std::uint64_t l1d_per_thread = 0;
 };
 
 SpaceLimits limits_for(const json& context, const std::string& space) {
@@ -65,6 +68,9 @@ SpaceLimits limits_for(const json& context, const std::string& space) {
     caches.push_back(
         {c["level"], c["type"], c["size_bytes"], c["shared_by_threads"], c.value("instances", 1)});
   l.llc_bytes = host::machine_last_level_cache_bytes(caches);
+  for (const auto& c : caches)
+    if (c.level == 1 && c.type == "data")
+      l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));
   const json& avail = context["memory"]["available_bytes"];
   if (avail.is_number()) l.memory_bytes = static_cast<std::uint64_t>(avail.get<double>() * 0.8);
   return l;
@@ -98,6 +104,12 @@ class Planner {
     }
     // Before the cache sweep: a run cut short by its time limit keeps the library roofs.
     vendor_gemms<Space>();
+    for (const auto& dtype : profile_.sram_dtypes) {
+      if (dtype == "fp64")
+        sram<Space, double>();
+      else if (dtype == "fp32")
+        sram<Space, float>();
+    }
     for (const auto& dtype : profile_.cache_dtypes) {
       if (dtype == "fp64")
         cache<Space, double>();
@@ -367,6 +379,25 @@ class Planner {
         add(std::move(probe), skipped);
       }
     }
+  }
+
+  // Scratch sizes per team as the profile asks, each clipped to the largest the space allows:
+  // Kokkos' level-0 limit, and on hosts one thread's share of L1d (beyond it the "scratch" is
+  // L2). Sizes that clip or round to the same point are planned once.
+  template <class Space, class T>
+  void sram() {
+    std::uint64_t limit = SramProbe<Space, T>::scratch_limit();
+    if (!kIsDeviceSpace<Space> && limits_.l1d_per_thread)
+      limit = std::min(limit, limits_.l1d_per_thread);
+    std::set<std::string> names;
+    for (const auto& name : profile_.sram_probes)
+      for (const std::uint64_t bytes : profile_.sram_bytes) {
+        auto probe = std::make_unique<SramProbe<Space, T>>(
+            name == "read" ? SramOp::kRead : SramOp::kUpdate, std::min(bytes, limit),
+            profile_.sram_passes, bytes);
+        if (!names.insert(probe->info().name).second) continue;
+        add(std::move(probe));
+      }
   }
 
   static constexpr double kMaxPasses = 1e9;  // passes are an int; counts stay exact in a double

@@ -18,6 +18,7 @@ const std::vector<std::string> kBandwidthProbes = {"copy", "scale", "add", "tria
                                                    "dot",  "read",  "fill"};
 const std::vector<std::string> kFmaProbes = {"fma", "fma_xy"};
 const std::vector<std::string> kCacheProbes = {"update", "read", "triad"};
+const std::vector<std::string> kSramProbes = {"read", "update"};
 const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy",
                                                  "vendor_gemm"};
 const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
@@ -80,6 +81,28 @@ class Fields {
           "must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
     return v.get<std::uint64_t>();
   }
+  // A non-empty array of distinct integers, each in [low, high].
+  std::vector<std::uint64_t> integers(const std::string& k, std::uint64_t low,
+                                      std::uint64_t high) const {
+    if (!has(k)) return {};
+    const json& v = j_.at(k);
+    if (!v.is_array() || v.empty())
+      throw InputError(file_, at(k), "must be a non-empty array of integers");
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string here = at(k) + "[" + std::to_string(i) + "]";
+      const bool in_range = v[i].is_number_integer() && v[i].get<std::int64_t>() >= 0 &&
+                            v[i].get<std::uint64_t>() >= low && v[i].get<std::uint64_t>() <= high;
+      if (!in_range)
+        throw InputError(
+            file_, here,
+            "must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+      if (std::find(out.begin(), out.end(), v[i].get<std::uint64_t>()) != out.end())
+        throw InputError(file_, here, "is listed twice");
+      out.push_back(v[i].get<std::uint64_t>());
+    }
+    return out;
+  }
   std::string text(const std::string& k, const std::string& fallback) const {
     if (!has(k)) return fallback;
     if (!j_.at(k).is_string()) throw InputError(file_, at(k), "must be a string");
@@ -125,7 +148,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
       j, file, "",
       {"name", "description", "repetitions", "rounds", "min_time_s", "warmup_s", "spaces", "dtypes",
        "dram_llc_multiple", "dram_min_bytes", "working_set_bytes", "device_work_scale",
-       "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache", "library"});
+       "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache", "sram", "library"});
   SweepProfile p;
   p.source = file;
   p.name = top.text("name", "");
@@ -175,6 +198,17 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     p.cache_min_bytes = f.integer("min_bytes", 4096, 1, kMaxBytes);
     p.cache_steps_per_octave = static_cast<int>(f.integer("steps_per_octave", 1, 1, 64));
     p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0, kMaxWorkPerCall, true);
+  }
+  if (top.has("sram")) {
+    const Fields f(top.raw("sram"), file, "sram", {"probes", "dtypes", "bytes", "passes"});
+    p.sram_probes = f.names("probes", kSramProbes, "sram probe");
+    if (p.sram_probes.empty()) p.sram_probes = kSramProbes;
+    p.sram_dtypes = f.names("dtypes", {"fp64", "fp32"}, "sram dtype");
+    if (p.sram_dtypes.empty()) p.sram_dtypes = {"fp64"};
+    // 1 MiB: above any GPU's shared memory per block and any L1d.
+    p.sram_bytes = f.integers("bytes", 16, 1ull << 20);
+    if (p.sram_bytes.empty()) p.sram_bytes = {16384};
+    p.sram_passes = static_cast<int>(f.integer("passes", 256, 1, 1000000));
   }
   if (top.has("library")) {
     const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n", "vendor_gemm_n"});
@@ -254,6 +288,11 @@ nlohmann::json SweepProfile::to_json() const {
                   {"min_bytes", cache_min_bytes},
                   {"steps_per_octave", cache_steps_per_octave},
                   {"bytes_per_call", cache_bytes_per_call}};
+  if (!sram_probes.empty())
+    j["sram"] = {{"probes", sram_probes},
+                 {"dtypes", sram_dtypes},
+                 {"bytes", sram_bytes},
+                 {"passes", sram_passes}};
   if (!library_probes.empty())
     j["library"] = {
         {"probes", library_probes}, {"gemm_n", gemm_n}, {"vendor_gemm_n", vendor_gemm_n}};

@@ -56,6 +56,13 @@ struct SweepProfile {
   int cache_steps_per_octave = 1;
   double cache_bytes_per_call = 0;
 
+  // On-chip scratch (probes/sram_probe.hpp): read, update; per-team scratch sizes asked for, each
+  // clipped to what the space allows (Kokkos' level-0 limit; on hosts also the L1d per thread).
+  std::vector<std::string> sram_probes;
+  std::vector<std::string> sram_dtypes;
+  std::vector<std::uint64_t> sram_bytes;
+  int sram_passes = 0;
+
   std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy vendor_gemm
   std::uint64_t gemm_n = 0;
   std::uint64_t vendor_gemm_n = 0;  // n of the vendor library's gemm on device spaces

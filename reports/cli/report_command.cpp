@@ -67,9 +67,10 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
     if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
       if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&
-          p->family != "peak")
+          p->family != "sram" && p->family != "peak")
         // Register-only peak points sit at intensities of millions (one store per work item);
-        // they are shown by the fitted P roof instead of stretching the axis.
+        // they are shown by the fitted P roof instead of stretching the axis. Cache and SRAM
+        // points are memory levels above the DRAM roof, listed in their own tables.
         s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
                             p->family == "library" ? p->probe : std::string()});
     // An application's kernels held against this group's roofs (with an intensity to draw).

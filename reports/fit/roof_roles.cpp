@@ -32,6 +32,8 @@ constexpr Traffic kTraffic[] = {
     {"cache_read", 1, 0, "read only"},
     {"cache_triad", 3, 1, "read a and b, write c"},
     {"cache_update", 2, 0, "read and written back in place"},
+    {"sram_read", 1, 0, "on-chip scratch: the fill's writes and the sweeps' reads"},
+    {"sram_update", 2, 0, "on-chip scratch: read and written back in place"},
 };
 
 // The ladder before results schema 1.1 (no params.form) stored into a second array.
@@ -55,7 +57,9 @@ bool is_device_space(const Results& r, const std::string& space) {
 
 RoofRole roof_role(const Point& p, bool device_space) {
   if (p.family == "peak") return RoofRole::kPeak;
-  if (p.family == "cache") return RoofRole::kLevel;
+  // On-chip scratch (shared memory, LDS, an L1-resident buffer) is a memory level of its own,
+  // far above DRAM: never pooled into B.
+  if (p.family == "cache" || p.family == "sram") return RoofRole::kLevel;
   if (p.family == "library") return RoofRole::kCeiling;
   // Read-only traffic is a roof of its own on every space: on hosts nothing is allocated and one
   // core's misses limit it, on GPUs the bus never turns around (the H200 reads at 1.10x the rate of

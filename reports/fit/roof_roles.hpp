@@ -21,7 +21,7 @@ enum class RoofRole {
   kPeak,           // P
   kBandwidth,      // B (DRAM-sized points; smaller ones belong to the cache levels)
   kReadBandwidth,  // B_read
-  kLevel,          // the cache sweep: memory levels
+  kLevel,          // the cache sweep and the SRAM probe: memory levels
   kCeiling,        // shown beside the roofs, never fitted
 };
 

@@ -363,6 +363,35 @@ void tensor_roofs(std::string& md, const std::vector<FileAnalysis>& files,
       rows + "\n";
 }
 
+// One row per file, space, dtype and SRAM probe: the fastest verified point (its median rate),
+// with the range of scratch sizes per team that were measured.
+std::string sram_rows(const std::vector<FileAnalysis>& files) {
+  std::string rows;
+  for (const auto& f : files)
+    for (const auto& g : f.groups)
+      for (const char* probe : {"sram_read", "sram_update"}) {
+        const Point* best = nullptr;
+        double low = 0, high = 0;
+        int points = 0;
+        for (const Point* p : f.points_of(g.fit.space, g.fit.dtype)) {
+          if (p->probe != probe || !p->measured() || !p->verified || !p->bytes_per_s) continue;
+          low = points ? std::min(low, p->working_set_bytes) : p->working_set_bytes;
+          high = std::max(high, p->working_set_bytes);
+          ++points;
+          if (!best || *p->bytes_per_s > *best->bytes_per_s) best = p;
+        }
+        if (!best) continue;
+        const bool device = is_device_space(f.results, g.fit.space);
+        rows += fmt::format(
+            "| {} | {} | {} | {} | {} | {} – {} per team | {} | {} | {} | level |\n",
+            md_text(f.label), md_text(g.fit.space), md_text(g.fit.dtype), probe,
+            device ? "SRAM (shared memory / LDS)" : "SRAM (scratch in L1d)", format_size_bytes(low),
+            format_size_bytes(high), points, format_bytes_per_s(*best->bytes_per_s),
+            md_text(bytes_convention(*best, device)));
+      }
+  return rows;
+}
+
 void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
   std::string rows;
   for (const auto& f : files)
@@ -381,19 +410,28 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
                               format_bytes_per_s(l.bandwidth), bytes,
                               l.transition ? "transition: " + md_text(l.note) : "level");
       }
+  const std::string sram = sram_rows(files);
   md += "## Memory levels\n\n";
-  if (rows.empty()) {
+  if (rows.empty() && sram.empty()) {
     md += "No cache sweep (`cache_update`, `cache_read`, `cache_triad`) was measured.\n\n";
     return;
   }
+  md += rows.empty()
+            ? "No cache sweep (`cache_update`, `cache_read`, `cache_triad`) was measured."
+            : "Plateaus found in the cache sweep, named by the cache sizes in the context. "
+              "The in-place `cache_update` counts the bytes it moves: its plateaus are B "
+              "per memory level; the others are ceilings.";
+  if (!sram.empty())
+    md +=
+        " SRAM rows are the on-chip scratch probes (team scratch: shared memory on CUDA, LDS on "
+        "HIP, an L1-resident buffer per thread on hosts): the fastest verified point's median, "
+        "never fitted into B.";
   md +=
-      "Plateaus found in the cache sweep, named by the cache sizes in the context. The in-place "
-      "`cache_update` counts the bytes it moves: its plateaus are B per memory level; the others "
-      "are ceilings. A transition is a plateau between two levels, not a level of its own.\n\n"
+      " A transition is a plateau between two levels, not a level of its own.\n\n"
       "| file | space | dtype | probe | level | working sets | points | B | bytes counted | "
       "plateau |\n"
       "|---|---|---|---|---|---|---|---|---|---|\n" +
-      rows + "\n";
+      rows + sram + "\n";
 }
 
 void per_probe(std::string& md, const std::vector<FileAnalysis>& files) {

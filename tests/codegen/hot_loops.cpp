@@ -2,6 +2,7 @@
 // another ISA (tests/codegen/CMakeLists.txt compiles this file for AVX2; it is never linked).
 #include "probes/fma_ladder_probe.hpp"
 #include "probes/peak_probe.hpp"
+#include "probes/sram_probe.hpp"
 #include "probes/stream_probe.hpp"
 
 namespace ridgeline {
@@ -22,5 +23,7 @@ template class PeakProbe<Host, double>;
 template class PeakProbe<Host, float>;
 template class StreamProbe<Host, double>;
 template class StreamProbe<Host, float>;
+template class SramProbe<Host, double>;
+template class SramProbe<Host, float>;
 
 }  // namespace ridgeline

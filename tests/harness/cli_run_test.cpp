@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -107,6 +108,38 @@ TEST_F(CliRun, PlantedWrongResultIsCaughtAndFailsTheRun) {
   for (const auto& p : doc["points"]) {
     EXPECT_FALSE(p["verified"].get<bool>());
     EXPECT_NE(p["verify_error"].get<std::string>().find("triad: element 0"), std::string::npos);
+  }
+}
+
+// The SRAM probe end to end: its points verify, and a planted wrong sum fails the run.
+TEST_F(CliRun, SramPointsVerifyAndAPlantedWrongSumIsCaught) {
+  const std::string profile = path("sram.json");
+  std::ofstream(profile) << R"({"name": "sram", "repetitions": 2, "min_time_s": 0.001,
+    "warmup_s": 0, "dtypes": ["fp64"], "sram": {"bytes": [4096], "passes": 4}})";
+  const std::string cmd =
+      kBin + " run --quiet --threads 2 --space OpenMP --profile " + profile + " --out ";
+  const auto ok = run_command(cmd + path("ok.json"));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  std::set<std::string> probes;
+  const json measured = read_results_file(path("ok.json"));
+  for (const auto& p : measured["points"]) {
+    EXPECT_TRUE(p["verified"].get<bool>()) << p["name"];
+    EXPECT_TRUE(p["bytes_per_s"].is_number()) << p["name"];
+    probes.insert(p["probe"].get<std::string>());
+  }
+  EXPECT_EQ(probes, (std::set<std::string>{"sram_read", "sram_update"}));
+  const auto bad = run_command(cmd + path("bad.json") + " --test-plant-error sram_read");
+  EXPECT_EQ(bad.exit_code, 1);
+  const json planted_doc = read_results_file(path("bad.json"));
+  ASSERT_EQ(planted_doc["points"].size(), 2u);
+  for (const auto& p : planted_doc["points"]) {
+    const bool planted = p["probe"] == "sram_read";
+    EXPECT_EQ(p["verified"].get<bool>(), !planted) << p["name"];
+    if (planted) {
+      EXPECT_NE(p["verify_error"].get<std::string>().find("sram_read: team 0 thread 0"),
+                std::string::npos)
+          << p["verify_error"];
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "context/context.hpp"
@@ -33,6 +34,38 @@ TEST(Plan, ShippedProfilesPlanEveryPointOnce) {
     EXPECT_GT(plan.size(), 10u) << name;
     expect_unique_names(plan, name);
   }
+}
+
+// The SRAM probe is planned when the profile asks, one point per probe, dtype, space and size;
+// a size above what the space allows becomes the largest it allows, recorded as requested.
+TEST(Plan, SramPointsComeFromTheProfileClippedToTheSpace) {
+  const json profile = {{"name", "sram"},
+                        {"working_set_bytes", 65536},
+                        {"sram",
+                         {{"probes", {"read", "update"}},
+                          {"dtypes", {"fp64", "fp32"}},
+                          {"bytes", {8192, 1 << 20}},
+                          {"passes", 3}}}};
+  const auto plan = plan_of(profile);
+  expect_unique_names(plan, "sram");
+  std::map<std::string, int> per_space;
+  for (const auto& p : plan) {
+    ASSERT_EQ(p.info.family, "sram") << p.info.name;
+    EXPECT_TRUE(p.skipped_reason.empty()) << p.info.name << ": " << p.skipped_reason;
+    EXPECT_EQ(p.info.params["passes"], 3);
+    const auto requested = p.info.params["requested_bytes"].get<std::uint64_t>();
+    EXPECT_LE(p.info.working_set_bytes, p.info.params["scratch_limit_bytes"].get<std::uint64_t>());
+    if (requested == 8192) {
+      EXPECT_EQ(p.info.working_set_bytes, 8192u) << p.info.name;
+    }
+    ++per_space[p.info.space];
+  }
+  for (const auto& space : enabled_space_names())
+    EXPECT_EQ(per_space[space], 2 * 2 * 2) << space;  // probes x dtypes x sizes
+  // Without the key, no SRAM point.
+  for (const auto& p :
+       plan_of({{"name", "none"}, {"working_set_bytes", 65536}, {"peak", json::object()}}))
+    EXPECT_NE(p.info.family, "sram");
 }
 
 TEST(Plan, CacheSizesThatRoundTogetherArePlannedOnce) {

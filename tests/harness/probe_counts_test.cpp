@@ -7,6 +7,7 @@
 #include "probes/fma_ladder_probe.hpp"
 #include "probes/library_probes.hpp"
 #include "probes/peak_probe.hpp"
+#include "probes/sram_probe.hpp"
 #include "probes/stream_probe.hpp"
 
 namespace ridgeline {
@@ -83,7 +84,42 @@ TEST(ProbeCounts, PeakCountsItsFmasAndOneAddPerElementAndStoresOnlyPerItem) {
   EXPECT_EQ((b.flops - a.flops) / dn, (large.info().flops - small.info().flops) / dn + 2);
   EXPECT_EQ(b.bytes, large.info().bytes);  // one store per work item, nothing read
 }
+// Every scratch access is counted, and the global ones (the fill's reads, one store per thread)
+// are what params.global_bytes says: the counted rate leaves out exactly those.
+TEST(ProbeCounts, SramCountsScratchTrafficAndRecordsGlobalTrafficApart) {
+  for (const SramOp op : {SramOp::kRead, SramOp::kUpdate})
+    for (const int passes : {1, 5}) {
+      SramProbe<Serial, Counted> p(op, 4096, passes);
+      SCOPED_TRACE(p.info().name);
+      ASSERT_GT(p.info().elements, 0u);
+      const Counts c = count_one_call(p);
+      EXPECT_EQ(c.flops, p.info().flops);
+      EXPECT_EQ(c.bytes, p.info().bytes + p.info().params["global_bytes"].get<double>());
+    }
+}
 #endif
+
+TEST(ProbeCounts, SramPointsAreGradedByWholeWordsOfScratchPerTeam) {
+  using Shape = SramShape<Host, double>;
+  const std::size_t granule = Shape::kGranuleWords * 16;
+  const SramProbe<Host, double> p(SramOp::kRead, 3 * granule + 8, 10);
+  EXPECT_EQ(p.info().probe, "sram_read");
+  EXPECT_EQ(p.info().family, "sram");
+  EXPECT_EQ(p.info().working_set_bytes, 3 * granule);  // rounded down to whole groups
+  EXPECT_EQ(p.info().name, "sram_read/" + std::string(Host::name()) +
+                               "/fp64/scratch:" + std::to_string(3 * granule));
+  EXPECT_EQ(p.info().params["requested_bytes"], 3 * granule + 8);
+  EXPECT_EQ(p.info().params["word_bytes"], 16);
+  // The fill and ten read sweeps over every team's scratch.
+  const double teams = p.info().params["teams"].get<double>();
+  EXPECT_EQ(p.info().bytes, 11.0 * teams * double(3 * granule));
+  const SramProbe<Host, float> u(SramOp::kUpdate, granule, 10);
+  EXPECT_EQ(u.info().probe, "sram_update");
+  // Fill, ten sweeps read and written, the final read sweep.
+  EXPECT_EQ(u.info().bytes, 22.0 * u.info().params["teams"].get<double>() * double(granule));
+  const SramProbe<Host, double> tiny(SramOp::kRead, granule - 1, 10);
+  EXPECT_EQ(tiny.info().elements, 0u);  // the planner skips it
+}
 
 TEST(ProbeCounts, CachePassesMultiplyTrafficNotWorkingSet) {
   const StreamProbe<Host, double> p(*find_stream_kernel("read"), "cache", 4096, 10);

@@ -4,6 +4,7 @@
 #include "probes/fma_ladder_probe.hpp"
 #include "probes/library_probes.hpp"
 #include "probes/peak_probe.hpp"
+#include "probes/sram_probe.hpp"
 #include "probes/stream_probe.hpp"
 
 namespace ridgeline {
@@ -47,6 +48,10 @@ void all_probes() {
   expect_verifies_and_catches(update);
   PeakProbe<Host, T> peak(5000, 300);
   expect_verifies_and_catches(peak);
+  for (const SramOp op : {SramOp::kRead, SramOp::kUpdate}) {
+    SramProbe<Host, T> sram(op, 8192, 37);
+    expect_verifies_and_catches(sram);
+  }
   GemmProbe<Host, T> gemm(37);
   expect_verifies_and_catches(gemm);
   for (auto op : {VectorLibOp::kAxpby, VectorLibOp::kDot, VectorLibOp::kDeepCopy}) {

@@ -40,6 +40,20 @@ TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
 }
 
 // The ladder forms a profile asks for: the in-place reference by default, fma_xy on request.
+TEST(SweepProfile, SramSizesAreIntegersNamedByTheirIndex) {
+  EXPECT_EQ(error_of(R"({"name":"x","sram":{"bytes":[4096, 8]}})"),
+            ": sram.bytes[1]: must be an integer in [16, 1048576]");
+  EXPECT_EQ(error_of(R"({"name":"x","sram":{"bytes":[]}})"),
+            ": sram.bytes: must be a non-empty array of integers");
+  EXPECT_EQ(error_of(R"({"name":"x","sram":{"probes":["write"]}})"),
+            ": sram.probes[0]: unknown sram probe 'write' (known: read, update)");
+  const SweepProfile p =
+      parse_sweep_profile({{"name", "x"}, {"sram", nlohmann::json::object()}}, "x.json");
+  EXPECT_EQ(p.sram_probes, (std::vector<std::string>{"read", "update"}));
+  EXPECT_EQ(p.sram_bytes, (std::vector<std::uint64_t>{16384}));
+  EXPECT_EQ(p.to_json()["sram"]["passes"], p.sram_passes);
+}
+
 TEST(SweepProfile, LadderFormsDefaultToTheInPlaceLadder) {
   EXPECT_EQ(parse_sweep_profile(nlohmann::json::parse(R"({"name":"x","fma":{}})"), "p").fma_probes,
             std::vector<std::string>{"fma"});

@@ -7,6 +7,7 @@
 #include "fit/above_roof.hpp"
 #include "fit/analysis.hpp"
 #include "fit/roof_roles.hpp"
+#include "render/report_markdown.hpp"
 
 namespace ridgeline {
 namespace {
@@ -126,6 +127,39 @@ TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
   EXPECT_EQ(above[2].point->probe, "gemm");
   EXPECT_TRUE(above[2].reason.empty());
   EXPECT_NEAR(above[2].ratio, 2.0, 0.05);
+}
+
+// On-chip scratch runs far above DRAM by design: the SRAM points define no roof, are never held
+// against the DRAM roofs, and the report shows them under Memory levels and per probe.
+TEST(RoofRoles, SramPointsAreAMemoryLevelNotPartOfTheFit) {
+  const json in_place1 = {{"k", 1}, {"form", "in_place"}},
+             in_place2 = {{"k", 2}, {"form", "in_place"}};
+  const double ws = 160 * kMiB, n = ws / 8;
+  const double scratch = 16384, sram_bytes = 8 * scratch * 257;  // 8 teams, fill + 256 sweeps
+  json sram_read = point("sram_read", "sram", scratch, sram_bytes / 8, sram_bytes,
+                         sram_bytes / 400e9, {{"passes", 256}});
+  sram_read["name"] = "sram_read/OpenMP/fp64/scratch:16384";
+  json sram_update = point("sram_update", "sram", scratch, sram_bytes / 4, sram_bytes,
+                           sram_bytes / 300e9, {{"passes", 128}});
+  sram_update["name"] = "sram_update/OpenMP/fp64/scratch:16384";
+  const json pts = {point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, in_place1),
+                    point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, in_place2),
+                    point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9), sram_read, sram_update};
+  std::vector<FileAnalysis> files;
+  files.push_back(analyze(results(cpu_context(1, 2), pts), 200));
+  const FileAnalysis& a = files[0];
+  EXPECT_EQ(roof_role(a.results.points[3], false), RoofRole::kLevel);
+  EXPECT_EQ(roof_role(a.results.points[4], true), RoofRole::kLevel);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.bandwidth, 50e9, 0.5e9);
+  EXPECT_EQ(a.groups[0].fit.bandwidth_from, "fma k:1, k:2");
+  EXPECT_TRUE(points_above_roof(a).empty()) << "8x B, but a level of its own";
+  const std::string md = render_report_markdown(files, {}, {});
+  EXPECT_NE(md.find("| sram_read | SRAM (scratch in L1d) | 16 KiB – 16 KiB per team | 1 | 400"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| sram_update | SRAM (scratch in L1d) |"), std::string::npos);
+  EXPECT_NE(md.find("<code>sram_read</code>"), std::string::npos) << "its per-probe table";
 }
 
 // A point above the estimate but inside the roof's own interval (noisy peak repetitions) is

@@ -1,0 +1,284 @@
+#pragma once
+// The SRAM family: on-chip scratch memory (Kokkos' team scratch, level 0: shared memory on CUDA,
+// LDS on HIP, a per-thread pool buffer on hosts, where it stays in L1). One kernel per call: each
+// team fills its scratch from global memory, sweeps it `passes` times, and each thread stores one
+// value. Counted bytes are the bytes moved to and from scratch (the fill's writes included);
+// the fill's global reads and the final stores are recorded in params.global_bytes and left out
+// of the rate, though their time is inside it (a fraction 1/passes of the scratch traffic).
+//
+//   sram_read:   the fill, then `passes` read sweeps (a sum per thread): (1 + passes)·S bytes
+//   sram_update: the fill, `passes` in-place sweeps x <- x·α + β (fma_recurrence.hpp), then one
+//                read sweep for the thread's sum: (1 + 2·passes + 1)·S bytes
+//
+// Accesses are 16-byte words (a struct aligned to 16: one 128-bit load or store per word on GPUs).
+// Thread t of a team owns words t, t + team_size, t + 2·team_size, …: consecutive threads touch
+// consecutive words, so a warp's 32 × 16 bytes cover each of the 32 four-byte banks once per
+// quarter-warp (no bank conflicts on CUDA), and no thread reads another's words (no barrier). On
+// hosts a team is one thread and its words are contiguous, so the sweeps vectorise like the
+// stream probes' (kIsa accumulators in flight).
+//
+// CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
+// ScratchMemorySpace::get_shmem_aligned, scratch_size_max); not compiled, not run: the
+// development VM has no CUDA/HIP build of Kokkos and no GPU.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "compat/kokkos_compat.hpp"
+#include "probes/dtype.hpp"
+#include "probes/fma_recurrence.hpp"
+#include "probes/layout.hpp"
+#include "probes/point_name.hpp"
+#include "probes/probe.hpp"
+
+namespace ridgeline {
+
+enum class SramOp { kRead, kUpdate };
+
+inline constexpr std::size_t kSramWordBytes = 16;
+// The buffer starts on a cache line: Kokkos promises a scratch View only its element's alignment
+// (16 bytes here), and on hosts a 64-byte vector load from a buffer off a line boundary splits
+// over two lines.
+inline constexpr std::size_t kSramAlignBytes = 64;
+
+template <class T>
+struct alignas(kSramWordBytes) SramWord {
+  static constexpr std::size_t kLanes = kSramWordBytes / sizeof(T);
+  T v[kLanes];
+};
+
+// Launch shape per backend, fixed at compile time so the host loops see contiguous words.
+template <class Space, class T>
+struct SramShape {
+  using Word = SramWord<T>;
+  static constexpr std::size_t kLanes = Word::kLanes;
+  // GPUs: the harness' 128-thread block (layout.hpp); hosts: one thread per team.
+  static constexpr std::size_t kTeamSize = kIsDeviceSpace<Space> ? 128 : 1;
+  // Words loaded before they are summed: 2 per GPU thread (warps hide the rest of the latency),
+  // the ISA's accumulator registers on hosts.
+  static constexpr std::size_t kWordsInFlight =
+      kIsDeviceSpace<Space>
+          ? 2
+          : std::max<std::size_t>(1, LaunchShape<Space>::template lanes<T>() / kLanes);
+  static constexpr std::size_t kAccumulators = kWordsInFlight * kLanes;
+  static_assert((kAccumulators & (kAccumulators - 1)) == 0, "pairwise sum needs a power of two");
+  // A team's words are a whole number of groups per thread.
+  static constexpr std::size_t kGranuleWords = kTeamSize * kWordsInFlight;
+  // Teams: four per host thread (a thread that starts late does not stretch the call), two
+  // waves of 128-thread teams on GPUs.
+  static std::size_t teams(int concurrency) {
+    const std::size_t c = static_cast<std::size_t>(std::max(concurrency, 1));
+    return kIsDeviceSpace<Space> ? std::max<std::size_t>(1, 2 * c / kTeamSize) : 4 * c;
+  }
+  // Distinct regions of the global source the fills read (team g reads region g mod this): a
+  // GPU's thousands of teams fill from L2, not HBM, and a wrong team index still shows.
+  static constexpr std::size_t kSourceRegions = 64;
+};
+
+// The end of an in-place sweep: every word is stored before the next sweep loads it. Without it
+// GCC 12 fuses two sweeps (load once, two FMAs, store once: legal, the words are private to the
+// thread) and the scratch moves half the bytes counted. Read sweeps need none: fusing them would
+// reorder each accumulator's additions, which the compiler may not do.
+KOKKOS_FORCEINLINE_FUNCTION void sram_pass_boundary() { asm volatile("" ::: "memory"); }
+
+// Pairwise sum of the accumulators (N - 1 adds); the host check bounds its rounding.
+template <class T, std::size_t N>
+KOKKOS_INLINE_FUNCTION T sram_sum(T (&v)[N]) {
+  for (std::size_t width = N / 2; width > 0; width /= 2)
+    for (std::size_t c = 0; c < width; ++c) v[c] += v[c + width];
+  return v[0];
+}
+
+template <class Space, class T>
+class SramProbe final : public Probe {
+ public:
+  using Shape = SramShape<Space, T>;
+  using Word = typename Shape::Word;
+  using Team = Kokkos::TeamPolicy<Space>;
+  using WordView = Kokkos::View<Word*, typename Space::memory_space>;
+  using OutView = Kokkos::View<T*, typename Space::memory_space>;
+
+  // The most scratch bytes per team the space allows (Kokkos' level-0 limit, less the padding
+  // that aligns the buffer).
+  static std::uint64_t scratch_limit() {
+    const long long max = Team::scratch_size_max(0) - static_cast<long long>(kSramAlignBytes);
+    return max > 0 ? static_cast<std::uint64_t>(max) : 0;
+  }
+
+  // `scratch_bytes`: per team, rounded down to whole groups of words per thread (0 words: the
+  // planner skips the point). `requested_bytes`: what the profile asked for, recorded.
+  SramProbe(SramOp op, std::uint64_t scratch_bytes, int passes, std::uint64_t requested_bytes = 0)
+      : op_(op), passes_(passes) {
+    words_ = scratch_bytes / sizeof(Word) / Shape::kGranuleWords * Shape::kGranuleWords;
+    teams_ = Shape::teams(compat::concurrency(Space()));
+    const double s = sizeof(T);
+    const double elements = double(teams_) * double(words_) * double(Shape::kLanes);
+    const double threads = double(teams_) * double(Shape::kTeamSize);
+    const bool read = op == SramOp::kRead;
+    info_.probe = read ? "sram_read" : "sram_update";
+    info_.family = "sram";
+    info_.space = Space::name();
+    info_.dtype = dtype_name<T>();
+    info_.elements = static_cast<std::uint64_t>(elements);
+    info_.working_set_bytes = words_ * sizeof(Word);  // one team's scratch: what the grade names
+    const double sweeps = read ? 1.0 + passes : 2.0 + 2.0 * passes;  // fill + passes (+ final)
+    info_.bytes = sweeps * elements * s;
+    info_.flops = (read ? double(passes) : 2.0 * passes + 1.0) * elements +
+                  threads * double(Shape::kAccumulators - 1);
+    info_.params = {{"passes", passes},
+                    {"scratch_bytes", info_.working_set_bytes},
+                    {"requested_bytes", requested_bytes ? requested_bytes : scratch_bytes},
+                    {"scratch_limit_bytes", scratch_limit()},
+                    {"teams", teams_},
+                    {"team_size", Shape::kTeamSize},
+                    {"words_per_thread", words_ / Shape::kTeamSize},
+                    {"word_bytes", sizeof(Word)},
+                    {"accumulators", Shape::kAccumulators},
+                    {"source_regions", std::min(teams_, Shape::kSourceRegions)},
+                    {"global_bytes", elements * s + threads * s},
+                    {"bytes_counted",
+                     "scratch reads and writes, the fill's writes included; the fill's global "
+                     "reads and the one store per thread are global_bytes, timed but not counted"}};
+    info_.params.update(LaunchShape<Space>::isa_json());
+    info_.name = point_name(info_.probe, info_.space, info_.dtype,
+                            grade("scratch", info_.working_set_bytes));
+  }
+
+  const PointInfo& info() const override { return info_; }
+
+  void setup() override {
+    const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
+    source_ = WordView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::sram_source"),
+                       regions * words_);
+    out_ = OutView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::sram_out"),
+                   teams_ * Shape::kTeamSize);
+    const WordView src = source_;
+    Kokkos::parallel_for(
+        "ridgeline::sram_init", Kokkos::RangePolicy<Space>(0, src.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t w) {
+          for (std::size_t l = 0; l < Word::kLanes; ++l)
+            src(w).v[l] = fma_input<T>(w * Word::kLanes + l);
+        });
+    fence();
+  }
+
+  void release() override {
+    source_ = WordView();
+    out_ = OutView();
+  }
+
+  void run() override {
+    if (op_ == SramOp::kRead)
+      run_op<SramOp::kRead>();
+    else
+      run_op<SramOp::kUpdate>();
+  }
+
+  void fence() override { compat::fence(Space(), "ridgeline::sram"); }
+
+  Verification verify() override;
+
+  void corrupt_output_for_test() override {
+    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), T(-7));
+  }
+
+ private:
+  template <SramOp Op>
+  void run_op();
+
+  // Global element index of lane l of word w in team g's fill (the source region it reads).
+  std::size_t source_element(std::size_t team, std::size_t w, std::size_t l) const {
+    const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
+    return ((team % regions) * words_ + w) * Word::kLanes + l;
+  }
+
+  SramOp op_;
+  int passes_;
+  std::size_t words_ = 0;  // per team
+  std::size_t teams_ = 0;
+  PointInfo info_;
+  WordView source_;
+  OutView out_;
+};
+
+template <class Space, class T>
+template <SramOp Op>
+void SramProbe<Space, T>::run_op() {
+  constexpr std::size_t TS = Shape::kTeamSize, U = Shape::kWordsInFlight, L = Word::kLanes;
+  constexpr std::size_t A = Shape::kAccumulators;
+  const std::size_t words = words_, per_thread = words_ / TS;
+  const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
+  const int passes = passes_;
+  const T alpha = runtime_value(kFmaAlpha<T>), beta = runtime_value(kFmaBeta<T>);
+  const Word* const source = source_.data();
+  T* const out = out_.data();
+  Team policy(static_cast<int>(teams_), static_cast<int>(TS));
+  policy.set_scratch_size(0, Kokkos::PerTeam(words * sizeof(Word) + kSramAlignBytes));
+  Kokkos::parallel_for(
+      Op == SramOp::kRead ? "ridgeline::sram_read" : "ridgeline::sram_update", policy,
+      KOKKOS_LAMBDA(const typename Team::member_type& team) {
+        Word* KOKKOS_RESTRICT buf = static_cast<Word*>(
+            team.team_scratch(0).get_shmem_aligned(words * sizeof(Word), kSramAlignBytes));
+        const std::size_t t = team.team_rank();
+        const std::size_t g = team.league_rank();
+        const Word* KOKKOS_RESTRICT src = source + (g % regions) * words;
+        // The fill: each thread copies its own words (coalesced on GPUs).
+        for (std::size_t k = 0; k < per_thread; ++k) buf[k * TS + t] = src[k * TS + t];
+        // Captured outside the `if constexpr`: nvcc refuses a lambda's first capture inside one.
+        [[maybe_unused]] const T a = alpha, b = beta;
+        if constexpr (Op == SramOp::kUpdate) {
+          for (int p = 0; p < passes; ++p) {
+            for (std::size_t k = 0; k < per_thread; ++k) {
+              Word& x = buf[k * TS + t];
+              for (std::size_t l = 0; l < L; ++l) x.v[l] = compat::fma(x.v[l], a, b);
+            }
+            sram_pass_boundary();
+          }
+        }
+        T acc[A] = {};
+        const int read_passes = Op == SramOp::kRead ? passes : 1;
+        for (int p = 0; p < read_passes; ++p)
+          for (std::size_t k = 0; k < per_thread; k += U)
+            for (std::size_t u = 0; u < U; ++u) {
+              const Word x = buf[(k + u) * TS + t];
+              for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
+            }
+        out[g * TS + t] = sram_sum(acc);
+      });
+}
+
+// Each thread's sum against its closed form: read, passes × the sum of the inputs it owns;
+// update, the sum of the exact values the recurrence gives them after `passes` steps (the host
+// replays the 16 possible ones). All values are positive, so rounding is bounded by the longest
+// chain of dependent additions: an accumulator's run, then the pairwise sum.
+template <class Space, class T>
+Verification SramProbe<Space, T>::verify() {
+  constexpr std::size_t TS = Shape::kTeamSize, U = Shape::kWordsInFlight, L = Word::kLanes;
+  constexpr std::size_t A = Shape::kAccumulators;
+  const std::size_t per_thread = words_ / TS;
+  const bool read = op_ == SramOp::kRead;
+  const auto ref = fma_reference<T>(passes_);
+  const double chain = double(per_thread / U) * (read ? passes_ : 1) + std::log2(double(A)) + 1;
+  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_);
+  for (std::size_t g = 0; g < teams_; ++g)
+    for (std::size_t t = 0; t < TS; ++t) {
+      long double gold = 0;
+      for (std::size_t k = 0; k < per_thread; ++k)
+        for (std::size_t l = 0; l < L; ++l) {
+          const std::size_t e = source_element(g, k * TS + t, l);
+          gold += read ? (long double)fma_input<T>(e) : (long double)ref[e % 16];
+        }
+      if (read) gold *= passes_;
+      const long double got = out(g * TS + t);
+      const long double tol = chain * epsilon<T>() * gold;
+      if (!(std::fabs(got - gold) <= tol))
+        return {false, info_.probe + ": team " + std::to_string(g) + " thread " +
+                           std::to_string(t) + " sum " + std::to_string((double)got) +
+                           ", expected " + std::to_string((double)gold)};
+    }
+  return {};
+}
+
+}  // namespace ridgeline
