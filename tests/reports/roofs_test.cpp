@@ -329,6 +329,17 @@ TEST(TrafficMixes, TheReportSaysWhichMixSetsB) {
   EXPECT_NE(md.find("| **B_1:1** (reads : writes 1:1, 0.95 × B) | 4.004 TB/s |"),
             std::string::npos);
   EXPECT_NE(md.find("| **B_write** (write-only, 1.02 × B) | 4.300 TB/s |"), std::string::npos);
+  // fit says it too, in words and in --json.
+  const auto text = run_command(kBin + " fit " + file);
+  EXPECT_NE(text.out.find("B is the envelope, set by the 2:1 mix: triad n:1"), std::string::npos)
+      << text.out;
+  const auto fit = run_command(kBin + " fit --json " + file);
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json j = json::parse(fit.out).at(0);
+  EXPECT_EQ(j["bandwidth_mix"], "2:1");
+  EXPECT_EQ(j["bandwidth_set_by"], "triad n:1");
+  EXPECT_NEAR(j["mixes"]["1:1"]["value"].get<double>(), 4.004e12, 0.005e12);
+  EXPECT_EQ(j["mixes"]["write-only"]["set_by"], "fill n:1");
 }
 
 // Library kernels are ceilings: one above B beyond noise (a deep_copy 5 % above our fastest
