@@ -131,6 +131,18 @@ int fit_results_file(const FitOptions& o) {
             {"ci", {g.read_bandwidth->ci.low, g.read_bandwidth->ci.high}},
             {"spread", {g.read_bandwidth->spread.low, g.read_bandwidth->spread.high}},
             {"from", g.read_bandwidth_from}};
+      // B is the envelope of the mixes that read and write: which one set it, and every mix's.
+      j["bandwidth_mix"] = g.bandwidth_mix ? nlohmann::json(mix_name(*g.bandwidth_mix)) : nullptr;
+      j["bandwidth_set_by"] = g.bandwidth_best;
+      j["peak_set_by"] = g.peak_best;
+      nlohmann::json mixes = nlohmann::json::object();
+      for (const MixRoof& m : g.mixes)
+        mixes[mix_name(m.mix)] = {{"value", m.roof.value},
+                                  {"ci", {m.roof.ci.low, m.roof.ci.high}},
+                                  {"set_by", m.best},
+                                  {"from", m.from},
+                                  {"lower_bound", m.lower_bound}};
+      j["mixes"] = mixes;
       // P_vector is "peak_flops" (kept for readers of earlier output); P_matrix beside it.
       j["matrix_peak"] = g.matrix ? matrix_json(*g.matrix) : nlohmann::json();
       out.push_back(j);
@@ -140,6 +152,9 @@ int fit_results_file(const FitOptions& o) {
     for (const auto& g : groups) {
       std::cout << o.results << ": " << g.space << " " << g.dtype << "\n";
       std::cout << (g.fit ? fit_text(*g.fit) : "  " + g.not_fitted + "\n");
+      if (g.fit && g.bandwidth_mix)
+        std::cout << "  B is the envelope, set by the " << mix_name(*g.bandwidth_mix)
+                  << " mix: " << g.bandwidth_best << "\n";
       if (g.read_bandwidth)
         std::cout << "  B_read = " << format_bytes_per_s(g.read_bandwidth->value) << " 95% CI "
                   << format_bytes_ci(g.read_bandwidth->ci, g.read_bandwidth->value) << "\n";

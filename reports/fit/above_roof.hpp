@@ -2,10 +2,16 @@
 // Points above their roof: a roof is only a roof if nothing measured on the machine sits above
 // it. Every verified point (ours or a library's) is held against the fitted roof of its space ×
 // dtype at its own intensity (P_matrix for library GEMMs on tensor or matrix units, P for the
-// others), the memory roof being the higher of B and B_read; those more than `margin` above it
-// are listed with the reason when one is known: a working set that a cache holds is not bound by
-// the DRAM roof, and a point below the top of the roof's own 95 % interval is above the estimate
-// only.
+// others); the memory roof is the one of the point's traffic mix (B for kernels that read and
+// write, B_read for read-only ones, B_write for write-only ones), the highest memory roof of the
+// group for a kernel without a mix or whose mix has no roof there. Two lists:
+// - points more than `margin` above it, with the reason when one is known: a working set that a
+//   cache holds is not bound by the DRAM roof, and a point below the top of the roof's own 95 %
+//   interval is above the estimate only;
+// - points above it beyond noise: their own 95 % interval (the repetition bootstrap of their
+//   median) lies above the top of the roof's. Our own kernels never should (each memory roof is
+//   the envelope of them); a library kernel there is a ceiling the machine reaches and our
+//   kernels do not: the roof is short of what the machine does.
 #include <string>
 #include <vector>
 
@@ -20,10 +26,18 @@ struct AboveRoof {
   // Cache-resident, within the roof's interval, or empty: then it should not happen (DRAM-sized,
   // register-only or compute-bound, above the roof's interval) and the roof is wrong or the point.
   std::string reason;
+  std::string roof_name;  // the roof there: "P", "B", "B_read", "B_write", "P_matrix", …
+  // The point's own 95 % interval and the top of the roof's at its intensity (beyond-noise list).
+  Interval measured_ci;
+  double roof_high = 0;
 };
 
 inline constexpr double kAboveRoofMargin = 0.05;
 
 std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin = kAboveRoofMargin);
+
+// Points (not cache-resident) whose 95 % interval lies above the top of their roof's interval.
+std::vector<AboveRoof> points_above_roof_beyond_noise(const FileAnalysis& a, int replicates = 1000,
+                                                      std::uint64_t seed = kBootstrapSeed);
 
 }  // namespace ridgeline

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fit/robust_location.hpp"
 #include "fit/roof_roles.hpp"
 
 namespace ridgeline {
@@ -37,11 +38,12 @@ std::string describe(const std::vector<const Point*>& points) {
   return out;
 }
 
-// Memory-side points become graded observations (or direct ones when they have no FLOPs).
+// Memory-side points become graded observations (or direct ones when they have no FLOPs). A
+// ladder rung observes P too where it is compute-bound (the fit splits at the ridge).
 void add_bandwidth_points(GroupObservations& g, const std::vector<const Point*>& points) {
   for (const Point* p : points) {
     if (p->flops > 0 && p->bytes > 0) {
-      g.roof.graded.push_back(observation_of(*p, Counted::kGraded, false));
+      g.roof.graded.push_back(observation_of(*p, Counted::kGraded, p->family == "fma"));
       g.graded_points.push_back(p);
     } else if (p->bytes > 0) {
       g.roof.bandwidth.push_back(observation_of(*p, Counted::kBytes, false));
@@ -51,17 +53,86 @@ void add_bandwidth_points(GroupObservations& g, const std::vector<const Point*>&
 }
 
 // The points that fed B in the fit: graded ones left of the knee band, and direct ones.
-std::string bandwidth_points_used(const GroupObservations& g, const RoofEstimate& e) {
+std::vector<const Point*> bandwidth_points_used(const GroupObservations& g, const RoofEstimate& e) {
   std::vector<const Point*> used;
   for (std::size_t i = 0; i < g.graded_points.size(); ++i)
-    if (g.roof.graded[i].observes_bandwidth &&
-        g.roof.graded[i].intensity * e.band <= e.roof.ridge_point())
+    if (g.roof.graded[i].observes_bandwidth && g.roof.graded[i].intensity * e.band <= e.split_ridge)
       used.push_back(g.graded_points[i]);
   used.insert(used.end(), g.direct_points.begin(), g.direct_points.end());
-  return describe(used);
+  return used;
+}
+
+// The points that fed P: graded ones right of the knee band, and the register-only peaks.
+std::vector<const Point*> peak_points_used(const GroupObservations& g, const RoofEstimate& e) {
+  std::vector<const Point*> used = g.peak_points;
+  for (std::size_t i = 0; i < g.graded_points.size(); ++i)
+    if (g.roof.graded[i].observes_peak && g.roof.graded[i].intensity >= e.split_ridge * e.band)
+      used.push_back(g.graded_points[i]);
+  return used;
+}
+
+// The fastest of `points` by `rate` (FLOP/s or byte/s at their median), nullptr when none.
+const Point* fastest(const std::vector<const Point*>& points, double Point::*count) {
+  const Point* best = nullptr;
+  for (const Point* p : points)
+    if (!best || p->*count / median(p->samples) > best->*count / median(best->samples)) best = p;
+  return best;
+}
+
+bool allocates(const Point& p, bool device) { return moved_per_counted(p, device) > 1; }
+
+// The envelope of one mix's points (their byte rates), with the point that sets it.
+MixRoof mix_roof_of(TrafficMix mix, const std::vector<const Point*>& points, bool device,
+                    int replicates, std::uint64_t seed) {
+  MixRoof m;
+  m.mix = mix;
+  std::vector<Observation> obs;
+  for (const Point* p : points) obs.push_back(observation_of(*p, Counted::kBytes, false));
+  m.roof = fit_envelope(obs, replicates, seed);
+  const auto best = std::max_element(
+      obs.begin(), obs.end(),
+      [](const Observation& x, const Observation& y) { return x.rate() < y.rate(); });
+  const Point* best_point = points[static_cast<std::size_t>(best - obs.begin())];
+  m.best = describe({best_point});
+  m.lower_bound = allocates(*best_point, device);
+  m.from = describe(points);
+  return m;
+}
+
+// The envelope of every traffic mix measured: those that read and write from the points B used,
+// the one-direction ones from B_read's and B_write's.
+void set_mixes(GroupFit& g, const GroupObservations& obs, const std::vector<const Point*>& used,
+               bool device, int replicates, std::uint64_t seed) {
+  for (TrafficMix mix : kTrafficMixes) {
+    std::vector<const Point*> points;
+    if (reads_and_writes(mix)) {
+      for (const Point* p : used)
+        if (traffic_mix(*p) == mix) points.push_back(p);
+    } else {
+      points = mix == TrafficMix::kReadOnly ? obs.read_points : obs.write_points;
+    }
+    if (!points.empty()) g.mixes.push_back(mix_roof_of(mix, points, device, replicates, seed));
+  }
+  // The point that sets B: the fastest of those B used (B is their envelope).
+  const Point* best = fastest(used, &Point::bytes);
+  if (!best) return;
+  g.bandwidth_mix = traffic_mix(*best);
+  g.bandwidth_best = describe({best});
+  g.bandwidth_lower_bound = allocates(*best, device);
+  if (g.bandwidth_lower_bound)
+    g.caveats.push_back(
+        "B is set by " + g.bandwidth_best +
+        ", whose stores allocate lines on this CPU (write-allocate): its counted bytes, and so B, "
+        "are a lower bound of what the memory moved");
 }
 
 }  // namespace
+
+const MixRoof* GroupFit::mix_roof(TrafficMix m) const {
+  for (const auto& r : mixes)
+    if (r.mix == m) return &r;
+  return nullptr;
+}
 
 std::optional<Roof> GroupFit::matrix_roof() const {
   if (!matrix || !matrix->ridge) return std::nullopt;
@@ -100,9 +171,9 @@ std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Result
 GroupObservations observations_for(const Results& r, const std::string& space,
                                    const std::string& dtype) {
   GroupObservations g;
-  const bool device = is_device_space(r, space);
   g.dram_working_set = dram_working_set_bytes(r, space);
-  std::vector<const Point*> peak, b_dram, b_small, read, lower_dram, lower_small, ladder, matrix;
+  g.roof.envelopes = true;
+  std::vector<const Point*> peak, b_dram, b_small, read, write, ladder, matrix;
   for (const auto& p : r.points) {
     // Library points are never fitted, but a verified one on matrix units is what P_matrix is.
     if (p.space == space && p.dtype == dtype && p.measured() && p.verified && is_tensor_point(p) &&
@@ -111,7 +182,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
     if (p.space != space || p.dtype != dtype || !p.fittable()) continue;
     const bool dram = dram_sized(p, g.dram_working_set);
     if (p.family == "fma" && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
-    switch (roof_role(p, device)) {
+    switch (roof_role(p)) {
       case RoofRole::kPeak:
         if (p.flops > 0) peak.push_back(&p);
         break;
@@ -121,10 +192,10 @@ GroupObservations observations_for(const Results& r, const std::string& space,
       case RoofRole::kReadBandwidth:
         if (dram && p.bytes > 0) read.push_back(&p);
         break;
-      case RoofRole::kCeiling:
-        if (p.family == "bandwidth" || p.family == "fma")
-          (dram ? lower_dram : lower_small).push_back(&p);
+      case RoofRole::kWriteBandwidth:
+        if (dram && p.bytes > 0) write.push_back(&p);
         break;
+      case RoofRole::kCeiling:
       case RoofRole::kLevel:
         break;
     }
@@ -138,31 +209,29 @@ GroupObservations observations_for(const Results& r, const std::string& space,
     g.caveats.push_back(
         "B comes from working sets below 4x the last-level cache: it may be a cache's bandwidth, "
         "not DRAM's");
-  } else {
-    const auto& lower = lower_dram.empty() ? lower_small : lower_dram;
-    add_bandwidth_points(g, lower);
-    g.bandwidth_from = describe(lower);
-    if (!lower.empty())
-      g.caveats.push_back(
-          "no kernel whose counted bytes are moved bytes (no in-place ladder: results before "
-          "schema 1.1, or a run without it): B is pooled from STREAM-style kernels, a lower "
-          "bound on a write-allocate CPU");
   }
-  if (!peak.empty()) {
-    for (const Point* p : peak) g.roof.peak.push_back(observation_of(*p, Counted::kFlops, true));
-    g.peak_from = describe(peak);
-  } else {
-    for (const Point* p : ladder) {
-      Observation o = observation_of(*p, Counted::kGraded, true);
-      o.observes_bandwidth = false;  // B keeps its own points
-      g.roof.graded.push_back(o);
-      g.graded_points.push_back(p);
-    }
-    g.peak_from = "the compute-bound rungs of " + describe(ladder);
+  // P is the envelope of the register-only peak and the ladder's compute-bound rungs: a rung
+  // that runs faster than the peak probe shows the peak short of what the FMA units do. Rungs
+  // not already on B's side (smaller working sets) observe P only.
+  for (const Point* p : ladder) {
+    if (std::find(g.graded_points.begin(), g.graded_points.end(), p) != g.graded_points.end())
+      continue;
+    Observation o = observation_of(*p, Counted::kGraded, true);
+    o.observes_bandwidth = false;  // B keeps its own points
+    g.roof.graded.push_back(o);
+    g.graded_points.push_back(p);
+  }
+  for (const Point* p : peak) g.roof.peak.push_back(observation_of(*p, Counted::kFlops, true));
+  g.peak_points = peak;
+  g.peak_from = describe(peak.empty() ? ladder : peak);
+  if (peak.empty())
     g.caveats.push_back("no register-only peak point: P comes from compute-bound ladder rungs");
-  }
   for (const Point* p : read) g.read.push_back(observation_of(*p, Counted::kBytes, false));
+  g.read_points = read;
   g.read_from = describe(read);
+  for (const Point* p : write) g.write.push_back(observation_of(*p, Counted::kBytes, false));
+  g.write_points = write;
+  g.write_from = describe(write);
   for (const Point* p : matrix) g.matrix.push_back(observation_of(*p, Counted::kFlops, true));
   g.matrix_points = matrix;
   g.matrix_from = describe(matrix);
@@ -191,14 +260,21 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
     g.peak_from = obs.peak_from;
     g.caveats = obs.caveats;
     g.dram_working_set = obs.dram_working_set;
+    const bool device = is_device_space(r, space);
+    std::vector<const Point*> used;
     try {
       g.fit = fit_roofline_with_bootstrap(obs.roof, replicates, seed);
-      g.bandwidth_from = bandwidth_points_used(obs, g.fit->estimate);
+      used = bandwidth_points_used(obs, g.fit->estimate);
+      g.bandwidth_from = describe(used);
+      const auto peak_used = peak_points_used(obs, g.fit->estimate);
+      g.peak_from = describe(peak_used);
+      if (const Point* best = fastest(peak_used, &Point::flops)) g.peak_best = describe({best});
     } catch (const FitError& e) {
       g.not_fitted = std::string("not fitted: ") + e.what();
     }
-    if (!obs.read.empty()) {
-      g.read_bandwidth = fit_level(obs.read, replicates, seed);
+    set_mixes(g, obs, used, device, replicates, seed);
+    if (const MixRoof* read = g.mix_roof(TrafficMix::kReadOnly)) {
+      g.read_bandwidth = read->roof;
       g.read_bandwidth_from = obs.read_from;
     }
     if (!obs.matrix.empty()) {

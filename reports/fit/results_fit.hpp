@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/roof_roles.hpp"
 #include "fit/roofline_fit.hpp"
 #include "results/results_model.hpp"
 
@@ -27,16 +28,38 @@ struct MatrixRoofFit {
   Interval ridge_ci, read_ridge_ci;
 };
 
+// The envelope of one traffic mix's points (fit_envelope over their byte rates): B_1:1, B_2:1,
+// B_read, B_write.
+struct MixRoof {
+  TrafficMix mix = TrafficMix::kOneToOne;
+  LevelFit roof;
+  std::string from;  // every point of the mix, e.g. "copy n:…; fma k:1, k:2"
+  std::string best;  // the one that sets the envelope, e.g. "triad n:178956968"
+  // The point that sets it stores into lines it never read on a write-allocate CPU: its counted
+  // bytes, and so the roof, are a lower bound of what the memory moved.
+  bool lower_bound = false;
+};
+
 struct GroupFit {
   std::string space, dtype;
   std::optional<RoofFit> fit;
   std::string not_fitted;  // why there is no fit (not measured, too few points, …)
   bool measured = false;   // some point of this group was measured
-  // What defined the roofs, for the report: e.g. "fma k:1, k:2".
-  std::string bandwidth_from, peak_from;
+  // What defined the roofs, for the report: e.g. "fma k:1, k:2"; P and B are envelopes of those
+  // points, `peak_best` (and `bandwidth_best`) the one that sets it.
+  std::string bandwidth_from, peak_from, peak_best;
   std::vector<std::string> caveats;        // a fallback was needed: the roof is weaker than usual
-  std::optional<LevelFit> read_bandwidth;  // B_read (DRAM-sized read or dot points)
-  std::string read_bandwidth_from;
+  std::optional<LevelFit> read_bandwidth;  // B_read (DRAM-sized read or dot points): the envelope
+  std::string read_bandwidth_from;         // of the read-only mix, also in `mixes`
+  // Every traffic mix measured, in kTrafficMixes order. B (fit->estimate.roof.bandwidth) is the
+  // envelope of the mixes that read and write; `bandwidth_mix` and `bandwidth_best` say which
+  // mix and which point set it, `bandwidth_lower_bound` that this point's bytes are counted
+  // (a lower bound: stores allocate on this CPU).
+  std::vector<MixRoof> mixes;
+  std::optional<TrafficMix> bandwidth_mix;
+  std::string bandwidth_best;
+  bool bandwidth_lower_bound = false;
+  const MixRoof* mix_roof(TrafficMix m) const;
   double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
   std::optional<MatrixRoofFit> matrix;  // P_matrix, where a GEMM ran on matrix units
   // P_vector's ridge I* = P/B is fit->estimate.roof.ridge_point(); the matrix roof min(P_matrix,
@@ -51,17 +74,18 @@ void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth);
 void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth);
 
 // The observations that define the group's roofs (roof_roles.hpp), with what they are in words.
-// Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no B point at
-// all (results before schema 1.1, or a run without the ladder) → the streaming kernels as a lower
-// bound; no peak point → the ladder's compute-bound rungs observe P.
+// Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no peak point →
+// the ladder's compute-bound rungs observe P.
 struct GroupObservations {
-  Observations roof;                // P and B
+  Observations roof;                // P and B (B the envelope of its points)
   std::vector<Observation> read;    // B_read
+  std::vector<Observation> write;   // B_write
   std::vector<Observation> matrix;  // P_matrix (verified GEMMs on matrix units)
   // The points behind roof.graded and roof.bandwidth, in the same order (to name the ones the
   // fit used).
-  std::vector<const Point*> graded_points, direct_points, matrix_points;
-  std::string bandwidth_from, peak_from, read_from, matrix_from;
+  std::vector<const Point*> graded_points, direct_points, peak_points, read_points, write_points,
+      matrix_points;
+  std::string bandwidth_from, peak_from, read_from, write_from, matrix_from;
   std::vector<std::string> caveats;
   double dram_working_set = 0;
 };

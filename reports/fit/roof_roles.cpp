@@ -8,40 +8,44 @@
 namespace ridgeline {
 namespace {
 
-// Per element: arrays counted, and arrays written without being read first (on a write-allocate
-// CPU each such line is read before it is written, and that read is not counted).
+// Per element: arrays read and arrays written (counted: reads + writes), and arrays written
+// without being read first (on a write-allocate CPU each such line is read before it is written,
+// and that read is not counted). The results record no reads and writes per point: the probe
+// says them, here and nowhere else.
 struct Traffic {
   const char* probe;
-  int counted;
+  int reads;
+  int writes;
   int allocating;
   const char* moved;  // what the bytes are when nothing is hidden
+  int counted() const { return reads + writes; }
 };
 
 constexpr Traffic kTraffic[] = {
-    {"copy", 2, 1, "read a, write b"},
-    {"scale", 2, 1, "read a, write b"},
-    {"add", 3, 1, "read a and b, write c"},
-    {"triad", 3, 1, "read a and b, write c"},
-    {"fill", 1, 1, "write only"},
-    {"dot", 2, 0, "read only"},
-    {"read", 1, 0, "read only"},
-    {"fma_xy", 2, 1, "read x, write y"},
-    {"deep_copy", 2, 1, "read x, write y"},
-    {"axpby", 3, 0, "x read, y read and written back"},
-    {"lib_dot", 2, 0, "read only"},
-    {"cache_read", 1, 0, "read only"},
-    {"cache_triad", 3, 1, "read a and b, write c"},
-    {"cache_update", 2, 0, "read and written back in place"},
-    {"sram_read", 1, 0, "on-chip scratch: the fill's writes and the sweeps' reads"},
-    {"sram_update", 2, 0, "on-chip scratch: read and written back in place"},
+    {"copy", 1, 1, 1, "read a, write b"},
+    {"scale", 1, 1, 1, "read a, write b"},
+    {"add", 2, 1, 1, "read a and b, write c"},
+    {"triad", 2, 1, 1, "read a and b, write c"},
+    {"fill", 0, 1, 1, "write only"},
+    {"dot", 2, 0, 0, "read only"},
+    {"read", 1, 0, 0, "read only"},
+    {"fma_xy", 1, 1, 1, "read x, write y"},
+    {"deep_copy", 1, 1, 1, "read x, write y"},
+    {"axpby", 2, 1, 0, "x read, y read and written back"},
+    {"lib_dot", 2, 0, 0, "read only"},
+    {"cache_read", 1, 0, 0, "read only"},
+    {"cache_triad", 2, 1, 1, "read a and b, write c"},
+    {"cache_update", 1, 1, 0, "read and written back in place"},
+    {"sram_read", 1, 0, 0, "on-chip scratch: the fill's writes and the sweeps' reads"},
+    {"sram_update", 1, 1, 0, "on-chip scratch: read and written back in place"},
 };
 
 // The ladder before results schema 1.1 (no params.form) stored into a second array.
 bool in_place_ladder(const Point& p) { return p.probe == "fma" && p.param("form") == "in_place"; }
 
 const Traffic* traffic_of(const Point& p) {
-  static constexpr Traffic kInPlace{"fma", 2, 0, "read and written back in place"};
-  static constexpr Traffic kTwoArrays{"fma", 2, 1, "read x, write y"};
+  static constexpr Traffic kInPlace{"fma", 1, 1, 0, "read and written back in place"};
+  static constexpr Traffic kTwoArrays{"fma", 1, 1, 1, "read x, write y"};
   if (p.probe == "fma") return in_place_ladder(p) ? &kInPlace : &kTwoArrays;
   for (const auto& t : kTraffic)
     if (p.probe == t.probe) return &t;
@@ -55,25 +59,65 @@ bool is_device_space(const Results& r, const std::string& space) {
   return s && (s->device || s->kind == "device");
 }
 
-RoofRole roof_role(const Point& p, bool device_space) {
+std::optional<TrafficMix> traffic_mix(const Point& p) {
+  const Traffic* t = traffic_of(p);
+  if (!t) return std::nullopt;
+  if (t->writes == 0) return TrafficMix::kReadOnly;
+  if (t->reads == 0) return TrafficMix::kWriteOnly;
+  return t->reads == t->writes ? TrafficMix::kOneToOne : TrafficMix::kTwoToOne;
+}
+
+const char* mix_name(TrafficMix m) {
+  switch (m) {
+    case TrafficMix::kOneToOne:
+      return "1:1";
+    case TrafficMix::kTwoToOne:
+      return "2:1";
+    case TrafficMix::kReadOnly:
+      return "read-only";
+    case TrafficMix::kWriteOnly:
+      return "write-only";
+  }
+  return "?";
+}
+
+const char* mix_roof_name(TrafficMix m) {
+  switch (m) {
+    case TrafficMix::kOneToOne:
+      return "B_1:1";
+    case TrafficMix::kTwoToOne:
+      return "B_2:1";
+    case TrafficMix::kReadOnly:
+      return "B_read";
+    case TrafficMix::kWriteOnly:
+      return "B_write";
+  }
+  return "B_?";
+}
+
+bool reads_and_writes(TrafficMix m) {
+  return m == TrafficMix::kOneToOne || m == TrafficMix::kTwoToOne;
+}
+
+RoofRole roof_role(const Point& p) {
   if (p.family == "peak") return RoofRole::kPeak;
   // On-chip scratch (shared memory, LDS, an L1-resident buffer) is a memory level of its own,
   // far above DRAM: never pooled into B.
   if (p.family == "cache" || p.family == "sram") return RoofRole::kLevel;
   if (p.family == "library") return RoofRole::kCeiling;
-  // Read-only traffic is a roof of its own on every space: on hosts nothing is allocated and one
-  // core's misses limit it, on GPUs the bus never turns around (the H200 reads at 1.10x the rate of
-  // any read/write mix), so pooling it with B would put B between two kinds of kernel.
-  if (p.family == "bandwidth" && (p.probe == "read" || p.probe == "dot"))
-    return RoofRole::kReadBandwidth;
-  if (device_space) {
-    // Write-only traffic (fill) skips the turnaround too; it is a ceiling above B, with that
-    // reason.
-    if (p.probe == "fill") return RoofRole::kCeiling;
-    return p.family == "bandwidth" || p.family == "fma" ? RoofRole::kBandwidth : RoofRole::kCeiling;
-  }
-  if (in_place_ladder(p)) return RoofRole::kBandwidth;
-  return RoofRole::kCeiling;
+  if (p.family != "bandwidth" && p.family != "fma") return RoofRole::kCeiling;
+  const std::optional<TrafficMix> mix = traffic_mix(p);
+  if (!mix) return RoofRole::kCeiling;
+  // One direction only is a roof of its own on every space: on hosts nothing is allocated by a
+  // read and one core's misses limit it, on GPUs the bus never turns around (the H200 reads at
+  // 1.10x the rate of any read/write mix), so taking it into B would set the roof of kernels that
+  // read and write by a kind of traffic they never have.
+  if (*mix == TrafficMix::kReadOnly) return RoofRole::kReadBandwidth;
+  if (*mix == TrafficMix::kWriteOnly) return RoofRole::kWriteBandwidth;
+  // Every space: on a GPU counted bytes are moved bytes; on a write-allocate CPU the stores of
+  // copy/scale/add/triad/fma_xy also read their lines, so the counted rate is a lower bound of
+  // what the memory moved, and an envelope of lower bounds stays below what the memory does.
+  return RoofRole::kBandwidth;
 }
 
 bool is_tensor_point(const Point& p) {
@@ -89,7 +133,7 @@ std::string point_accumulate(const Point& p) {
 double moved_per_counted(const Point& p, bool device_space) {
   const Traffic* t = traffic_of(p);
   if (device_space || !t) return 1;
-  return double(t->counted + t->allocating) / t->counted;
+  return double(t->counted() + t->allocating) / t->counted();
 }
 
 std::string bytes_convention(const Point& p, bool device_space) {
@@ -104,7 +148,7 @@ std::string bytes_convention(const Point& p, bool device_space) {
   return fmt::format(
       "STREAM-style ({}): each written line is also read first (write-allocate), not counted, "
       "so it moves {}/{} of what it counts",
-      t->moved, t->counted + t->allocating, t->counted);
+      t->moved, t->counted() + t->allocating, t->counted());
 }
 
 double dram_working_set_bytes(const Results& r, const std::string& space) {

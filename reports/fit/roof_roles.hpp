@@ -2,15 +2,18 @@
 // Which roof a measured point defines, and what its byte count means (schema.md, "How the
 // reporter uses the points").
 //
-// A roof is defined only by kernels whose counted bytes are the bytes the memory system moves:
-// - B: the in-place FMA ladder (load, K FMAs, store back to the same line) on every space, and on
-//   GPU spaces the streaming kernels that read and write (GPUs do not read a line before writing
-//   it); a GPU's write-only fill is a ceiling above B (no bus turnaround);
-// - B_read: the read-only kernels (read, dot), a second, named roof on every space;
+// Memory roofs are envelopes, one per traffic mix (reads : writes as the kernel counts them):
+// - B: our own streaming kernels and FMA ladders that read and write (1:1, 2:1); on a
+//   write-allocate CPU a store to a line not in cache first reads it, so copy/scale/fma_xy move
+//   3/2 of what they count, add/triad 4/3: their counted rate is a lower bound of what the memory
+//   moved, which an envelope may take (it can only raise B towards what the memory does);
+// - B_read: the read-only kernels (read, dot), a second, named roof on every space (reads alone
+//   never turn the bus around);
+// - B_write: the write-only fill, a third (on a write-allocate CPU each line is also read);
 // - P: the register-only peak.
-// Everything else is a named ceiling drawn beside the roofs: on a write-allocate CPU a store to a
-// line not in cache first reads it, so copy/scale/fma_xy/deep_copy move 3/2 of what they count,
-// add/triad 4/3, fill 2/1; library kernels are what a tuned library reaches.
+// Library kernels are named ceilings drawn beside the roofs: what a tuned library reaches, held
+// against the roof of their mix.
+#include <optional>
 #include <string>
 
 #include "results/results_model.hpp"
@@ -18,16 +21,34 @@
 namespace ridgeline {
 
 enum class RoofRole {
-  kPeak,           // P
-  kBandwidth,      // B (DRAM-sized points; smaller ones belong to the cache levels)
-  kReadBandwidth,  // B_read
-  kLevel,          // the cache sweep and the SRAM probe: memory levels
-  kCeiling,        // shown beside the roofs, never fitted
+  kPeak,            // P
+  kBandwidth,       // B (DRAM-sized points; smaller ones belong to the cache levels)
+  kReadBandwidth,   // B_read
+  kWriteBandwidth,  // B_write
+  kLevel,           // the cache sweep and the SRAM probe: memory levels
+  kCeiling,         // shown beside the roofs, never fitted
 };
 
 bool is_device_space(const Results& r, const std::string& space);
 
-RoofRole roof_role(const Point& p, bool device_space);
+// The same on every space (a write-allocate CPU's hidden reads only make B a lower bound).
+RoofRole roof_role(const Point& p);
+
+// Reads : writes of a kernel's counted bytes (kTraffic in roof_roles.cpp, the one table of them).
+// Memory roofs are per mix: a GPU's HBM reads alone faster than it reads and writes, and a 2:1
+// mix differs from a 1:1 one.
+enum class TrafficMix { kOneToOne, kTwoToOne, kReadOnly, kWriteOnly };
+inline constexpr TrafficMix kTrafficMixes[] = {TrafficMix::kOneToOne, TrafficMix::kTwoToOne,
+                                               TrafficMix::kReadOnly, TrafficMix::kWriteOnly};
+
+// The point's mix from its probe; nullopt for kernels without one (peak, gemm, unknown probes).
+std::optional<TrafficMix> traffic_mix(const Point& p);
+// "1:1", "2:1", "read-only", "write-only".
+const char* mix_name(TrafficMix m);
+// The roof's name in reports: "B_1:1", "B_2:1", "B_read", "B_write".
+const char* mix_roof_name(TrafficMix m);
+// Mixes that both read and write: their envelope is the headline B.
+bool reads_and_writes(TrafficMix m);
 
 // Moved bytes per counted byte on this space (1 unless stores allocate lines they never read).
 double moved_per_counted(const Point& p, bool device_space);

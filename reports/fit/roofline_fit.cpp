@@ -130,6 +130,7 @@ RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
           ridge));
     est.roof = {std::exp(tukey_biweight_location(s.log_p)),
                 std::exp(tukey_biweight_location(s.log_b))};
+    est.split_ridge = ridge;
     est.band = band;
     est.memory_points = static_cast<int>(s.log_b.size());
     est.compute_points = static_cast<int>(s.log_p.size());
@@ -141,6 +142,17 @@ RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
     const bool settled = std::fabs(std::log(next / ridge)) < 1e-6;
     ridge = next;
     if (settled) break;
+  }
+  // Envelopes are taken over the sides of the split the locations settled on: a maximum moves by
+  // whole points as the ridge moves, and iterating on it can flip a point in and out of the knee
+  // band forever.
+  if (obs.envelopes) {
+    const Split s = split_at(obs, r, est.split_ridge, est.band);
+    const auto envelope = [](const std::vector<double>& logs) {
+      return std::exp(*std::max_element(logs.begin(), logs.end()));
+    };
+    est.roof = {envelope(s.log_p), envelope(s.log_b)};
+    check_in_range(est.roof.ridge_point());
   }
   return est;
 }
@@ -170,6 +182,7 @@ Observations resampled_points(const Observations& obs, std::mt19937_64& rng) {
       to.push_back(from[uniform_index(rng, from.size())]);
   };
   Observations o;
+  o.envelopes = obs.envelopes;
   resample(obs.graded, o.graded);
   resample(obs.bandwidth, o.bandwidth);
   resample(obs.peak, o.peak);

@@ -4,9 +4,11 @@
 // Method (also printed in the report): in log space every graded point left of the ridge
 // I* = P/B is an observation of log B (log perf − log I) and every point right of it one of
 // log P, unless it may only observe one roof (a ladder rung whose compute side is not P). Points
-// within a factor `band` of the current ridge (the rounded knee) are left out; B and P are
-// Tukey-biweight locations of their sides (slow points get weight zero), and the ridge is
-// re-estimated until it settles. Pure-bandwidth observations (no FLOPs) observe B directly,
+// within a factor `band` of the current ridge (the rounded knee) are left out; P is the
+// Tukey-biweight location of its side (slow points get weight zero), B the same, and the ridge
+// is re-estimated until it settles; for observations that are distinct kernels measured with
+// repetitions, P and B are then the envelopes (largest per-point values) of the sides of that
+// final split (Observations::envelopes). Pure-bandwidth observations (no FLOPs) observe B directly,
 // register-only peaks observe P directly.
 //
 // Intervals: a block bootstrap over repetitions. Every observation carries its repetitions (one
@@ -45,6 +47,14 @@ struct Observations {
   std::vector<Observation> graded;     // FLOP/s at an intensity
   std::vector<Observation> bandwidth;  // direct observations of B (byte/s)
   std::vector<Observation> peak;       // direct observations of P (FLOP/s)
+  // P and B are the largest per-point values of their sides (envelopes) instead of their Tukey
+  // locations. For results files: each observation is a distinct kernel (layout, traffic mix,
+  // chains) whose rate is a median over repetitions, and kernels differ for real, so a location
+  // would set the roof between them, below a rate the machine was measured to reach; the median
+  // already takes out the per-sample noise that biases a maximum of single samples (ERT's), and
+  // the repetition bootstrap shows what bias is left. Not for rates without repetitions (a CSV):
+  // one noisy rate per point, whose maximum is the noise.
+  bool envelopes = false;
   std::size_t size() const { return graded.size() + bandwidth.size() + peak.size(); }
   // A point known only by its rate (no repetitions), e.g. from a CSV file.
   void add_point(double intensity, double flops_per_s) {
@@ -59,8 +69,10 @@ struct Interval {
 
 struct RoofEstimate {
   Roof roof{0, 0};
-  double band = 0;        // knee band factor used: points within I*/band … I*·band left out
-  int memory_points = 0;  // observations that fed B (graded + direct)
+  double band = 0;         // knee band factor used: points within I*/band … I*·band left out
+  double split_ridge = 0;  // the I* the sides were split at (the locations' ridge; for
+                           // envelopes not roof.ridge_point())
+  int memory_points = 0;   // observations that fed B (graded + direct)
   int compute_points = 0;
   int knee_points = 0;
   // Per-point values of the observations that fed each roof: their range is the spread across

@@ -106,11 +106,18 @@ TEST_F(CompareMachine, AUniformTenPercentDropFailsNamingTheRoofsItCost) {
   ASSERT_EQ(r.r.exit_code, 1) << r.r.out;
   EXPECT_EQ(r.j["machine_verdict"], "SLOWER");
   EXPECT_EQ(r.machine()["verdict"], "SLOWER");
+  // P is named; B is not: night-07's B (the envelope, set by its triad) is 5.7 % above the other
+  // nights' median, so 10 % less leaves it 4.9 % below them, inside the machine's tolerance. Both
+  // lost 10 % against the night as recorded.
+  const GateRun as_recorded = gate(quiet_without(7), recorded(7));
+  EXPECT_TRUE(r.lost("P Serial/fp64")) << r.j["machine_roofs"];
   for (const char* roof : {"P Serial/fp64", "B Serial/fp64"}) {
-    EXPECT_TRUE(r.lost(roof)) << roof << "\n" << r.j["machine_roofs"];
     // Absolute: what the machine delivered; relative: against the rest of the night.
     const Json& m = r.metric(roof);
-    EXPECT_LT(m["absolute_change"].get<double>(), -0.05) << m.dump();
+    EXPECT_NEAR(m["absolute_change"].get<double>(),
+                (1 + as_recorded.metric(roof)["absolute_change"].get<double>()) * 0.9 - 1, 0.005)
+        << m.dump();
+    EXPECT_LT(m["absolute_change"].get<double>(), -0.04) << m.dump();
     EXPECT_GT(m["relative_change"].get<double>(), m["absolute_change"].get<double>() + 0.05);
   }
   // Relative to the night, no point moved: the per-point verdicts are as before.
@@ -169,12 +176,18 @@ TEST_F(CompareMachine, OnlyTheMemoryBoundPointsTenPercentSlowerFailsNamingB) {
   std::vector<Json> made;
   for (double f : {1.0, 0.99, 1.01, 0.995, 1.005, 0.9975, 1.0025})
     made.push_back(scaled(recorded(7), f));
-  for (const auto& h : {made, quiet_without(7)}) {
+  const std::vector<std::vector<Json>> histories = {made, quiet_without(7)};
+  for (const auto& h : histories) {
     const GateRun as_recorded = gate(h, recorded(7));
     const GateRun r = gate(h, scaled(recorded(7), 1 / 0.9, memory_bound));
     ASSERT_EQ(r.r.exit_code, 1) << r.r.out;
     EXPECT_EQ(r.j["machine_verdict"], "SLOWER") << r.machine().dump();
-    EXPECT_TRUE(r.lost("B Serial/fp64")) << r.j["machine_roofs"];
+    // Against the nights made from night-07 B is named; against the recorded ones 10 % less
+    // leaves night-07's B inside the tolerance (its envelope is above their median: see
+    // AUniformTenPercentDropFailsNamingTheRoofsItCost).
+    if (&h == &histories[0]) {
+      EXPECT_TRUE(r.lost("B Serial/fp64")) << r.j["machine_roofs"];
+    }
     EXPECT_NEAR(r.metric("B Serial/fp64")["absolute_change"].get<double>(),
                 as_recorded.metric("B Serial/fp64")["absolute_change"].get<double>() - 0.1, 0.02);
     EXPECT_DOUBLE_EQ(r.metric("P Serial/fp64")["absolute_change"].get<double>(),

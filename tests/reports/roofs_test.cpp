@@ -4,15 +4,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
+#include "cli_test_support.hpp"
 #include "fit/above_roof.hpp"
 #include "fit/analysis.hpp"
 #include "fit/roof_roles.hpp"
 #include "render/report_markdown.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ridgeline {
 namespace {
 
 using nlohmann::json;
+using namespace test;
 
 constexpr double kMiB = 1 << 20;
 
@@ -52,22 +57,35 @@ Results results(const json& context, const json& points) {
   return parse_results(doc.dump(), "test.json");
 }
 
-TEST(RoofRoles, OnlyKernelsWhoseCountedBytesAreMovedDefineB) {
+// Every own streaming kernel and ladder defines the roof of its traffic mix (on a write-allocate
+// CPU as a lower bound: its stores read lines it does not count); library points are ceilings.
+TEST(RoofRoles, OwnKernelsDefineTheRoofOfTheirTrafficMix) {
   const json in_place = {{"k", 1}, {"form", "in_place"}};
   const Results r = results(
       cpu_context(1, 2),
       {point("fma", "fma", 1e9, 1e8, 8e8, 0.02, in_place), point("fma", "fma", 1e9, 1e8, 8e8, 0.02),
        point("read", "bandwidth", 1e9, 1e8, 8e8, 0.02),
        point("triad", "bandwidth", 1e9, 1e8, 8e8, 0.02),
-       point("axpby", "library", 1e9, 1e8, 8e8, 0.02), point("peak", "peak", 1e3, 1e9, 8, 0.01)});
+       point("axpby", "library", 1e9, 1e8, 8e8, 0.02), point("peak", "peak", 1e3, 1e9, 8, 0.01),
+       point("fill", "bandwidth", 1e9, 0, 8e8, 0.02), point("copy", "bandwidth", 1e9, 0, 8e8, 0.02),
+       point("deep_copy", "library", 1e9, 0, 8e8, 0.02)});
   const auto& p = r.points;
-  EXPECT_EQ(roof_role(p[0], false), RoofRole::kBandwidth);  // the in-place ladder
-  EXPECT_EQ(roof_role(p[1], false), RoofRole::kCeiling);    // a ladder before schema 1.1
-  EXPECT_EQ(roof_role(p[2], false), RoofRole::kReadBandwidth);
-  EXPECT_EQ(roof_role(p[3], false), RoofRole::kCeiling);   // write-allocate hides a read
-  EXPECT_EQ(roof_role(p[3], true), RoofRole::kBandwidth);  // GPUs do not allocate on write
-  EXPECT_EQ(roof_role(p[4], false), RoofRole::kCeiling);
-  EXPECT_EQ(roof_role(p[5], false), RoofRole::kPeak);
+  EXPECT_EQ(roof_role(p[0]), RoofRole::kBandwidth);  // the in-place ladder
+  EXPECT_EQ(roof_role(p[1]), RoofRole::kBandwidth);  // a ladder before schema 1.1 (two arrays)
+  EXPECT_EQ(roof_role(p[2]), RoofRole::kReadBandwidth);
+  EXPECT_EQ(roof_role(p[3]), RoofRole::kBandwidth);  // a lower bound where stores allocate
+  EXPECT_EQ(roof_role(p[4]), RoofRole::kCeiling);
+  EXPECT_EQ(roof_role(p[5]), RoofRole::kPeak);
+  EXPECT_EQ(roof_role(p[6]), RoofRole::kWriteBandwidth);
+  EXPECT_EQ(traffic_mix(p[0]), TrafficMix::kOneToOne);
+  EXPECT_EQ(traffic_mix(p[1]), TrafficMix::kOneToOne);
+  EXPECT_EQ(traffic_mix(p[2]), TrafficMix::kReadOnly);
+  EXPECT_EQ(traffic_mix(p[3]), TrafficMix::kTwoToOne);
+  EXPECT_EQ(traffic_mix(p[4]), TrafficMix::kTwoToOne);  // axpby: x and y read, y written
+  EXPECT_EQ(traffic_mix(p[5]), std::nullopt);
+  EXPECT_EQ(traffic_mix(p[6]), TrafficMix::kWriteOnly);
+  EXPECT_EQ(traffic_mix(p[7]), TrafficMix::kOneToOne);
+  EXPECT_EQ(traffic_mix(p[8]), TrafficMix::kOneToOne);  // deep_copy
   EXPECT_DOUBLE_EQ(moved_per_counted(p[3], false), 4.0 / 3);
   EXPECT_DOUBLE_EQ(moved_per_counted(p[3], true), 1.0);
   EXPECT_DOUBLE_EQ(moved_per_counted(p[0], false), 1.0);
@@ -97,10 +115,10 @@ TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
       point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, in_place2),
       point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9),
       point("peak", "peak", 2e3, 2e10, 16, 2e10 / 200e9),
-      // a read-only kernel at 70 GB/s, DRAM-sized: B_read, so the memory roof is 70 GB/s
+      // a read-only kernel at 70 GB/s, DRAM-sized: B_read, the roof of read-only kernels
       point("read", "bandwidth", ws, n, 8 * n, 8 * n / 70e9),
-      // a triad at 100 GB/s, DRAM-sized: 1.43 x the higher memory roof, unexplained
-      point("triad", "bandwidth", ws, 2 * n, 24 * n, 24 * n / 100e9),
+      // a library axpby (2 reads : 1 write) at 100 GB/s, DRAM-sized: 2 x B, unexplained
+      point("axpby", "library", ws, 2 * n, 24 * n, 24 * n / 100e9),
       // a cache-resident rung at 16 MiB: cached, explained
       point("fma", "fma", 16 * kMiB, 2 * 2 * kMiB, 16 * 2 * kMiB, 16 * 2 * kMiB / 90e9, in_place1),
       // a library point 2 x P: unexplained
@@ -119,14 +137,20 @@ TEST(RoofRoles, PointsAboveTheRoofAreListedWithTheirReason) {
   ASSERT_EQ(above.size(), 3u);
   // Repetitions spread by 1 %: the roofs' intervals stay far below the planted points.
   EXPECT_LT(a.groups[0].fit.fit->bandwidth_ci.high, 1.05 * roof.bandwidth);
-  EXPECT_EQ(above[0].point->probe, "triad");
+  EXPECT_EQ(above[0].point->probe, "axpby");
   EXPECT_TRUE(above[0].reason.empty());
-  EXPECT_NEAR(above[0].ratio, 100.0 / 70, 0.02);
+  EXPECT_EQ(above[0].roof_name, "B") << "a 2:1 kernel is held against B, not B_read";
+  EXPECT_NEAR(above[0].ratio, 100.0 / 50, 0.02);
   EXPECT_EQ(above[1].point->working_set_bytes, 16 * kMiB);
   EXPECT_NE(above[1].reason.find("L3 (LLC)"), std::string::npos) << above[1].reason;
   EXPECT_EQ(above[2].point->probe, "gemm");
   EXPECT_TRUE(above[2].reason.empty());
   EXPECT_NEAR(above[2].ratio, 2.0, 0.05);
+  // Beyond noise: the two library points, not the cached rung.
+  const auto beyond = points_above_roof_beyond_noise(a, 200);
+  ASSERT_EQ(beyond.size(), 2u);
+  EXPECT_EQ(beyond[0].point->probe, "axpby");
+  EXPECT_EQ(beyond[1].point->probe, "gemm");
 }
 
 // On-chip scratch runs far above DRAM by design: the SRAM points define no roof, are never held
@@ -169,25 +193,35 @@ TEST(RoofRoles, APointInsideTheRoofsIntervalSaysSo) {
   peak["samples"] = {1e10 / 200e9, 1e10 / 120e9, 1e10 / 200e9, 1e10 / 110e9, 1e10 / 120e9};
   peak["median_s"] = 1e10 / 120e9;
   const double ws = 160 * kMiB, n = ws / 8;
+  // P = 150 GFLOP/s (the rung; the peak's median is 120), its interval reaches ~200 (the peak's
+  // redrawn medians); a library GEMM at 170 is above P but inside that interval.
   const json pts = {
       point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, {{"k", 1}, {"form", "in_place"}}),
       point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, {{"k", 2}, {"form", "in_place"}}), peak,
-      point("fma", "fma", 1e6, 2e9, 1e6, 2e9 / 190e9, {{"k", 1024}, {"form", "in_place"}})};
+      point("fma", "fma", 1e6, 2e9, 1e6, 2e9 / 150e9, {{"k", 1024}, {"form", "in_place"}}),
+      point("gemm", "library", 1e6, 2e9, 1e6, 2e9 / 170e9)};
   const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 200);
   ASSERT_TRUE(a.groups.at(0).fit.fit);
+  EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.peak_flops, 150e9, 1e9);
   const auto above = points_above_roof(a);
   ASSERT_EQ(above.size(), 1u);
+  EXPECT_EQ(above[0].point->probe, "gemm");
   EXPECT_NE(above[0].reason.find("within the roof's 95 % interval"), std::string::npos)
       << above[0].reason;
+  EXPECT_TRUE(points_above_roof_beyond_noise(a, 200).empty());
 }
 
-TEST(RoofRoles, WithoutTheInPlaceLadderBIsAPooledLowerBoundAndSaysSo) {
+// Without the in-place ladder the envelope is set by a STREAM-style kernel, whose counted bytes
+// on a write-allocate CPU are a lower bound of what the memory moved: the report says so.
+TEST(RoofRoles, AStreamSettingBOnAHostIsALowerBoundAndSaysSo) {
   const double ws = 160 * kMiB, n = ws / 24;
   const json pts = {point("triad", "bandwidth", ws, 2 * n, 24 * n, 24 * n / 30e9),
                     point("copy", "bandwidth", ws, 0, 16 * n, 16 * n / 28e9),
                     point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9)};
   const FileAnalysis a = analyze(results(cpu_context(1, 2), pts), 100);
   ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.bandwidth, 30e9, 0.3e9);
+  EXPECT_TRUE(a.groups[0].fit.bandwidth_lower_bound);
   ASSERT_EQ(a.groups[0].fit.caveats.size(), 1u);
   EXPECT_NE(a.groups[0].fit.caveats[0].find("lower bound"), std::string::npos);
 }
@@ -216,8 +250,8 @@ TEST(RoofRoles, WithoutAPeakTheLadderObservesP) {
 
 // A GPU's read/write mixes differ (the H200: reads alone 4.42 TB/s, fill 4.30, copy and the
 // in-place ladder 4.03): B comes from the kernels that read and write, B_read from the read-only
-// ones, and nothing under the higher of the two is "above the roof". Tensor-unit GEMMs, far above
-// the vector P by design, are held against the sheet instead.
+// ones, B_write from fill, and no own kernel is above the roof of its mix. Tensor-unit GEMMs, far
+// above the vector P by design, are held against the sheet instead.
 TEST(RoofRoles, OnAGpuReadsDefineBReadAndMixesDefineB) {
   const double l2 = 60 * kMiB, ws = 8 * l2, n = ws / 8;
   const json context = {
@@ -243,14 +277,154 @@ TEST(RoofRoles, OnAGpuReadsDefineBReadAndMixesDefineB) {
   }
   const FileAnalysis a = analyze(results(context, pts), 200);
   ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
-  EXPECT_EQ(roof_role(a.results.points[3], true), RoofRole::kReadBandwidth);
-  EXPECT_EQ(roof_role(a.results.points[5], true), RoofRole::kCeiling);
+  EXPECT_EQ(roof_role(a.results.points[3]), RoofRole::kReadBandwidth);
+  EXPECT_EQ(roof_role(a.results.points[5]), RoofRole::kWriteBandwidth);
   EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.bandwidth, 4.03e12, 0.02e12);
   ASSERT_TRUE(a.groups[0].fit.read_bandwidth);
   EXPECT_NEAR(a.groups[0].fit.read_bandwidth->value, 4.42e12, 0.02e12);
   EXPECT_TRUE(is_tensor_point(a.results.points[7]));
   const auto above = points_above_roof(a);
   EXPECT_TRUE(above.empty()) << above.size() << " points, the first " << above[0].point->name;
+}
+
+// A GPU group as the H200 sample has it: the 1:1 kernels (copy, the in-place ladder) at 4.00 TB/s,
+// the 2:1 ones (add, triad) `two_to_one` × that, reads alone 4.42, fill 4.30, and the libraries
+// (deep_copy 1:1, axpby 2:1, lib_dot read-only) at the given rates.
+json gpu_mixes(double two_to_one, double deep_copy, double axpby) {
+  const double l2 = 60 * kMiB, ws = 8 * l2, n = ws / 8, b = 4.00e12;
+  json pts = {point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / b, {{"k", 1}, {"form", "in_place"}}),
+              point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / (0.998 * b),
+                    {{"k", 2}, {"form", "in_place"}}),
+              point("copy", "bandwidth", ws, 0, 16 * n, 16 * n / (1.001 * b)),
+              point("add", "bandwidth", ws, n, 24 * n, 24 * n / (0.995 * two_to_one * b)),
+              point("triad", "bandwidth", ws, 2 * n, 24 * n, 24 * n / (two_to_one * b)),
+              point("read", "bandwidth", ws, n, 8 * n, 8 * n / 4.42e12),
+              point("fill", "bandwidth", ws, 0, 8 * n, 8 * n / 4.30e12),
+              point("peak", "peak", 1e3, 1e12, 16, 1e12 / 33e12),
+              point("deep_copy", "library", ws, 0, 16 * n, 16 * n / deep_copy),
+              point("axpby", "library", ws, 2 * n, 24 * n, 24 * n / axpby),
+              point("lib_dot", "library", ws, 2 * n, 16 * n, 16 * n / 4.35e12)};
+  for (auto& q : pts) {
+    q["space"] = "Cuda";
+    q["name"] = q["probe"].get<std::string>() + "/Cuda/fp64/" +
+                (q["params"].contains("k") ? "k:" + q["params"]["k"].dump() : "n:1");
+  }
+  const json context = {
+      {"host", {{"hostname", "h"}}},
+      {"spaces", json::array({{{"name", "Cuda"},
+                               {"kind", "device"},
+                               {"concurrency", 1 << 18},
+                               {"device", {{"name", "test gpu"}, {"l2_bytes", l2}}}}})}};
+  return {{"schema_version", "1.1.0"}, {"context", context}, {"points", pts}};
+}
+
+FileAnalysis analyzed(const json& doc) { return analyze(parse_results(doc.dump(), "t.json"), 200); }
+
+// B is the envelope of the mixes that read and write: it follows the one that is 5 % faster and
+// names it, whichever it is; B_read and B_write are the one-direction mixes.
+TEST(TrafficMixes, BFollowsTheFasterMixAndNamesIt) {
+  {
+    const FileAnalysis a = analyzed(gpu_mixes(1.05, 4.0e12, 4.0e12));
+    const GroupFit& g = a.groups.at(0).fit;
+    ASSERT_TRUE(g.fit) << g.not_fitted;
+    EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 4.20e12, 0.005e12);
+    ASSERT_TRUE(g.bandwidth_mix);
+    EXPECT_EQ(*g.bandwidth_mix, TrafficMix::kTwoToOne);
+    EXPECT_EQ(g.bandwidth_best, "triad n:1");
+    ASSERT_TRUE(g.mix_roof(TrafficMix::kOneToOne));
+    EXPECT_NEAR(g.mix_roof(TrafficMix::kOneToOne)->roof.value, 4.004e12, 0.005e12);
+    EXPECT_EQ(g.mix_roof(TrafficMix::kOneToOne)->best, "copy n:1");
+    ASSERT_TRUE(g.mix_roof(TrafficMix::kWriteOnly));
+    EXPECT_NEAR(g.mix_roof(TrafficMix::kWriteOnly)->roof.value, 4.30e12, 0.005e12);
+    ASSERT_TRUE(g.read_bandwidth);
+    EXPECT_NEAR(g.read_bandwidth->value, 4.42e12, 0.005e12);
+    // The ridge printed is P / B of the envelopes.
+    EXPECT_NEAR(g.fit->estimate.roof.ridge_point(), 33e12 / 4.20e12, 0.01);
+    EXPECT_TRUE(points_above_roof_beyond_noise(a, 200).empty());
+  }
+  {
+    const FileAnalysis a = analyzed(gpu_mixes(1 / 1.05, 4.0e12, 3.8e12));
+    const GroupFit& g = a.groups.at(0).fit;
+    ASSERT_TRUE(g.fit && g.bandwidth_mix);
+    EXPECT_EQ(*g.bandwidth_mix, TrafficMix::kOneToOne);
+    EXPECT_EQ(g.bandwidth_best, "copy n:1");
+    EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 4.004e12, 0.005e12);
+  }
+}
+
+TEST(TrafficMixes, TheReportSaysWhichMixSetsB) {
+  TempDir dir;
+  const std::string file = dir.path + "/r.json";
+  std::ofstream(file) << gpu_mixes(1.05, 4.0e12, 4.0e12).dump();
+  const auto r = run_command(kBin + " report " + file + " --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("the envelope, set by the 2:1 mix: **triad n:1**"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **B_1:1** (reads : writes 1:1, 0.95 × B) | 4.004 TB/s |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| **B_write** (write-only, 1.02 × B) | 4.300 TB/s |"), std::string::npos);
+  // fit says it too, in words and in --json.
+  const auto text = run_command(kBin + " fit " + file);
+  EXPECT_NE(text.out.find("B is the envelope, set by the 2:1 mix: triad n:1"), std::string::npos)
+      << text.out;
+  const auto fit = run_command(kBin + " fit --json " + file);
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json j = json::parse(fit.out).at(0);
+  EXPECT_EQ(j["bandwidth_mix"], "2:1");
+  EXPECT_EQ(j["bandwidth_set_by"], "triad n:1");
+  EXPECT_NEAR(j["mixes"]["1:1"]["value"].get<double>(), 4.004e12, 0.005e12);
+  EXPECT_EQ(j["mixes"]["write-only"]["set_by"], "fill n:1");
+}
+
+// Library kernels are ceilings: one above B beyond noise (a deep_copy 5 % above our fastest
+// kernel) is flagged in the ceilings table and listed; one under its own mix's roof (lib_dot under
+// B_read, above B) is not.
+TEST(TrafficMixes, ALibraryKernelAboveBBeyondNoiseIsFlagged) {
+  const FileAnalysis a = analyzed(gpu_mixes(1.0, 4.2e12, 3.9e12));
+  const auto beyond = points_above_roof_beyond_noise(a, 200);
+  ASSERT_EQ(beyond.size(), 1u);
+  EXPECT_EQ(beyond[0].point->probe, "deep_copy");
+  EXPECT_EQ(beyond[0].roof_name, "B");
+  EXPECT_NEAR(beyond[0].ratio, 4.2 / 4.004, 0.005);
+  EXPECT_GT(beyond[0].measured_ci.low, beyond[0].roof_high);
+
+  TempDir dir;
+  const std::string file = dir.path + "/r.json";
+  std::ofstream(file) << gpu_mixes(1.0, 4.2e12, 3.9e12).dump();
+  const auto r = run_command(kBin + " report " + file + " --out " + dir.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/report.md");
+  EXPECT_NE(md.find("| `deep_copy/Cuda/fp64/n:1` | – | 4.200 TB/s | 1.05 × B; **above B beyond "
+                    "noise** |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| h | `deep_copy/Cuda/fp64/n:1` | library (ceiling) |"), std::string::npos);
+  const auto lib_dot = md.find("| `lib_dot/Cuda/fp64/n:1` |");
+  ASSERT_NE(lib_dot, std::string::npos);
+  const std::string row = md.substr(lib_dot, md.find('\n', lib_dot) - lib_dot);
+  EXPECT_NE(row.find("0.98 × roof at I = 0.125 (B_read) |"), std::string::npos) << row;
+}
+
+// The committed samples: no own verified kernel lies above its roof beyond noise (each roof is the
+// envelope of them), on the H200 and on the development VM.
+TEST(TrafficMixes, NoOwnPointOfTheSamplesIsAboveItsRoofBeyondNoise) {
+  for (const char* sample : {"h200", "dev-vm"}) {
+    const FileAnalysis a = analyze(load_results(std::string(RIDGELINE_SOURCE_DIR) +
+                                                "/reports/samples/" + sample + "/results.json"),
+                                   300);
+    int library = 0;
+    for (const auto& b : points_above_roof_beyond_noise(a, 300)) {
+      EXPECT_EQ(b.point->family, "library") << sample << ": " << b.point->name << " " << b.measured
+                                            << " above " << b.roof_name << " " << b.roof_high;
+      library += b.point->family == "library";
+    }
+    // The check has teeth: the samples' library kernels that beat our kernels are caught.
+    EXPECT_GT(library, 0) << sample;
+    for (const auto& above : points_above_roof(a))
+      if (above.reason.empty()) {
+        EXPECT_EQ(above.point->family, "library") << sample << ": " << above.point->name;
+      }
+  }
 }
 
 }  // namespace
