@@ -172,8 +172,8 @@ TEST(RoofRoles, SramPointsAreAMemoryLevelNotPartOfTheFit) {
   std::vector<FileAnalysis> files;
   files.push_back(analyze(results(cpu_context(1, 2), pts), 200));
   const FileAnalysis& a = files[0];
-  EXPECT_EQ(roof_role(a.results.points[3], false), RoofRole::kLevel);
-  EXPECT_EQ(roof_role(a.results.points[4], true), RoofRole::kLevel);
+  EXPECT_EQ(roof_role(a.results.points[3]), RoofRole::kLevel);
+  EXPECT_EQ(roof_role(a.results.points[4]), RoofRole::kLevel);
   ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
   EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.bandwidth, 50e9, 0.5e9);
   EXPECT_EQ(a.groups[0].fit.bandwidth_from, "fma k:1, k:2");
