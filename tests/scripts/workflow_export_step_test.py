@@ -24,12 +24,14 @@ if len(steps) != 1:
     sys.exit("FAIL: the measure job has no step 'Export the roofs for dashboards'")
 step = steps[0]
 failures = []
-with tempfile.TemporaryDirectory() as work:
-    night = os.path.join(work, "results/nightly/gpu-node-nvidia-h200/2026-12-01")
+
+
+def run_step(work, host, doc):
+    """The step, run in `work` on one night of `host` holding `doc`: (process, night, summary)."""
+    night = os.path.join(work, "results/nightly", host, "2026-12-01")
     os.makedirs(night)
-    with open(os.path.join(root, "tests/data/gpu_run.json")) as f, \
-            open(os.path.join(night, "results.json"), "w") as out:
-        out.write(f.read())
+    with open(os.path.join(night, "results.json"), "w") as out:
+        json.dump(doc, out)
     os.makedirs(os.path.join(work, "build/bin"))
     os.symlink(binary, os.path.join(work, "build/bin/ridgeline"))
     summary = os.path.join(work, "summary.md")
@@ -37,6 +39,13 @@ with tempfile.TemporaryDirectory() as work:
     script = re.sub(r"\$\{\{[^}]*\}\}", "", step["run"])
     r = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
                        cwd=work, env=env, capture_output=True, text=True)
+    return r, night, summary
+
+
+with open(os.path.join(root, "tests/data/gpu_run.json")) as f:
+    gpu_run = json.load(f)
+with tempfile.TemporaryDirectory() as work:
+    r, night, summary = run_step(work, "gpu-node-nvidia-h200", gpu_run)
     if r.returncode != 0:
         failures.append(f"the step exited {r.returncode}: {r.stdout}{r.stderr}")
     exported = os.path.join(night, "benchmark.json")
@@ -60,20 +69,7 @@ with tempfile.TemporaryDirectory() as work:
 
 # A night whose results cannot be fitted: the step warns and leaves the verdict to scripts/nightly.
 with tempfile.TemporaryDirectory() as work:
-    night = os.path.join(work, "results/nightly/some-host/2026-12-01")
-    os.makedirs(night)
-    with open(os.path.join(root, "tests/data/gpu_run.json")) as f:
-        doc = json.load(f)
-    doc["points"] = []
-    with open(os.path.join(night, "results.json"), "w") as out:
-        json.dump(doc, out)
-    os.makedirs(os.path.join(work, "build/bin"))
-    os.symlink(binary, os.path.join(work, "build/bin/ridgeline"))
-    summary = os.path.join(work, "summary.md")
-    env = dict(os.environ, PRESET="openmp", GITHUB_STEP_SUMMARY=summary)
-    script = re.sub(r"\$\{\{[^}]*\}\}", "", step["run"])
-    r = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-                       cwd=work, env=env, capture_output=True, text=True)
+    r, night, summary = run_step(work, "some-host", dict(gpu_run, points=[]))
     if r.returncode != 0 or "::warning::ridgeline export: " not in r.stdout:
         failures.append(f"unfittable results: exit {r.returncode}, no warning:\n{r.stdout}{r.stderr}")
     if os.path.exists(summary) or os.path.exists(os.path.join(night, "benchmark.json")):
