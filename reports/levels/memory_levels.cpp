@@ -134,8 +134,8 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
                                  : level_name(range[i] - 1) + " → " + level_name(range[i]);
         lvl.note = "between two capacities: part of the set is served from the level below";
         // Faster than the first level's own plateau (else the pass below says it is slower):
-        // a cache below it that the context gives no size for, e.g. a GPU's L1 in a file from
-        // before schema 1.3.
+        // a cache below it that the context gives no size for, e.g. a GPU's L1 in a file written
+        // before the context recorded it.
         if (range[i] == 0)
           lvl.note = "faster than the " + level_name(0) +
                      " plateau after it: a smaller cache the context records no size for";

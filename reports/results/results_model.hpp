@@ -20,7 +20,7 @@ struct CacheInfo {
 struct DeviceInfo {
   std::string name;
   double l2_bytes = 0;           // 0 when not recorded
-  double l1_per_unit_bytes = 0;  // one SM's (CU's) L1; 0 when not recorded (before 1.3)
+  double l1_per_unit_bytes = 0;  // one SM's (CU's) L1; 0 when not recorded (older files)
   double llc_bytes = 0;          // a last-level cache behind the L2 (MI300's MALL); 0 when none
   int units = 0;                 // SMs or CUs; 0 when not recorded
 };
