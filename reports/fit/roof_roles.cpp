@@ -67,33 +67,27 @@ std::optional<TrafficMix> traffic_mix(const Point& p) {
   return t->reads == t->writes ? TrafficMix::kOneToOne : TrafficMix::kTwoToOne;
 }
 
-const char* mix_name(TrafficMix m) {
-  switch (m) {
-    case TrafficMix::kOneToOne:
-      return "1:1";
-    case TrafficMix::kTwoToOne:
-      return "2:1";
-    case TrafficMix::kReadOnly:
-      return "read-only";
-    case TrafficMix::kWriteOnly:
-      return "write-only";
-  }
-  return "?";
+namespace {
+struct MixNames {
+  TrafficMix mix;
+  const char* name;  // "2:1"
+  const char* roof;  // "B_2:1"
+};
+constexpr MixNames kMixNames[] = {{TrafficMix::kOneToOne, "1:1", "B_1:1"},
+                                  {TrafficMix::kTwoToOne, "2:1", "B_2:1"},
+                                  {TrafficMix::kReadOnly, "read-only", "B_read"},
+                                  {TrafficMix::kWriteOnly, "write-only", "B_write"}};
+const MixNames& names_of(TrafficMix m) {
+  for (const auto& n : kMixNames)
+    if (n.mix == m) return n;
+  static constexpr MixNames kUnknown{TrafficMix::kOneToOne, "?", "B_?"};
+  return kUnknown;  // not reached: every mix is listed
 }
+}  // namespace
 
-const char* mix_roof_name(TrafficMix m) {
-  switch (m) {
-    case TrafficMix::kOneToOne:
-      return "B_1:1";
-    case TrafficMix::kTwoToOne:
-      return "B_2:1";
-    case TrafficMix::kReadOnly:
-      return "B_read";
-    case TrafficMix::kWriteOnly:
-      return "B_write";
-  }
-  return "B_?";
-}
+const char* mix_name(TrafficMix m) { return names_of(m).name; }
+
+const char* mix_roof_name(TrafficMix m) { return names_of(m).roof; }
 
 bool reads_and_writes(TrafficMix m) {
   return m == TrafficMix::kOneToOne || m == TrafficMix::kTwoToOne;

@@ -248,18 +248,22 @@ TEST(RoofRoles, WithoutAPeakTheLadderObservesP) {
   EXPECT_NE(a.groups[0].fit.caveats[0].find("no register-only peak"), std::string::npos);
 }
 
+// One CUDA space on a GPU with this L2.
+json gpu_context(double l2) {
+  return {{"host", {{"hostname", "h"}}},
+          {"spaces", json::array({{{"name", "Cuda"},
+                                   {"kind", "device"},
+                                   {"concurrency", 1 << 18},
+                                   {"device", {{"name", "test gpu"}, {"l2_bytes", l2}}}}})}};
+}
+
 // A GPU's read/write mixes differ (the H200: reads alone 4.42 TB/s, fill 4.30, copy and the
 // in-place ladder 4.03): B comes from the kernels that read and write, B_read from the read-only
 // ones, B_write from fill, and no own kernel is above the roof of its mix. Tensor-unit GEMMs, far
 // above the vector P by design, are held against the sheet instead.
 TEST(RoofRoles, OnAGpuReadsDefineBReadAndMixesDefineB) {
   const double l2 = 60 * kMiB, ws = 8 * l2, n = ws / 8;
-  const json context = {
-      {"host", {{"hostname", "h"}}},
-      {"spaces", json::array({{{"name", "Cuda"},
-                               {"kind", "device"},
-                               {"concurrency", 1 << 18},
-                               {"device", {{"name", "test gpu"}, {"l2_bytes", l2}}}}})}};
+  const json context = gpu_context(l2);
   json pts = {
       point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 4.03e12, {{"k", 1}, {"form", "in_place"}}),
       point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 4.02e12, {{"k", 2}, {"form", "in_place"}}),
@@ -309,12 +313,7 @@ json gpu_mixes(double two_to_one, double deep_copy, double axpby) {
     q["name"] = q["probe"].get<std::string>() + "/Cuda/fp64/" +
                 (q["params"].contains("k") ? "k:" + q["params"]["k"].dump() : "n:1");
   }
-  const json context = {
-      {"host", {{"hostname", "h"}}},
-      {"spaces", json::array({{{"name", "Cuda"},
-                               {"kind", "device"},
-                               {"concurrency", 1 << 18},
-                               {"device", {{"name", "test gpu"}, {"l2_bytes", l2}}}}})}};
+  const json context = gpu_context(l2);
   return {{"schema_version", "1.1.0"}, {"context", context}, {"points", pts}};
 }
 
