@@ -9,7 +9,10 @@
 #include "cli/validators.hpp"
 #include "compare/compare.hpp"
 #include "compare/device_compare.hpp"
+#include "compare/kernel_compare.hpp"
+#include "kernels/kernels_file.hpp"
 #include "render/compare_markdown.hpp"
+#include "render/kernel_compare_markdown.hpp"
 #include "results/file_io.hpp"
 #include "results/input_error.hpp"
 #include "results/results_file.hpp"
@@ -30,6 +33,7 @@ std::string paint_verdicts(std::string md) {
 
 struct CompareArgs {
   std::vector<std::string> files;  // history nights, oldest first, then the current file
+  std::vector<std::string> roofs;  // kernels files: each night's results file, in their order
   std::string out, json;
   CompareOptions options;
   bool allow_different_hosts = false;
@@ -210,8 +214,96 @@ int run_device_compare(const CompareArgs& a, Results cur) {
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
 
+nlohmann::json kernels_compare_json(const std::string& current, const KernelsComparison& c,
+                                    const CompareOptions& o,
+                                    const std::vector<Unreadable>& unreadable) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelComparison& k : c.kernels) {
+    nlohmann::json j = metric_json(k.time, "kernel");
+    j["fraction_of_roof"] = k.fraction ? metric_json(*k.fraction, "fraction") : nullptr;
+    if (k.fraction) j["fraction_of_roof"]["unit"] = "ratio";
+    j["roof_change"] = k.roof_change ? number_or_null(*k.roof_change) : nullptr;
+    // "machine": the roof moved with it; "code": the roof held; "both"; "unknown": no roofs or
+    // an unclear fraction; null: not slower.
+    j["cause"] = k.cause == SlowdownCause::kNone ? nlohmann::json(nullptr)
+                                                 : nlohmann::json(slowdown_cause_name(k.cause));
+    j["explanation"] = k.explanation;
+    kernels.push_back(j);
+  }
+  nlohmann::json counts;
+  for (Verdict v :
+       {Verdict::kSlower, Verdict::kMissing, Verdict::kFaster, Verdict::kAmbiguous, Verdict::kSame})
+    counts[verdict_name(v)] = c.count(v);
+  return {{"schema_version", "1.3.0"},
+          {"kind", "kernels"},
+          {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
+          {"regressions", c.regressions()},
+          {"gates_speed", c.gates_speed},
+          {"unreadable", unreadable_json(unreadable)},
+          {"history", c.history},
+          {"current", current},
+          {"options",
+           {{"threshold_pct", o.threshold_pct},
+            {"alpha", o.alpha},
+            {"k", o.k},
+            {"min_history", o.min_history}}},
+          {"counts", counts},
+          {"kernels", kernels},
+          {"not_compared", c.not_compared}};
+}
+
+// Application kernels (kernels files of libridgeline-kp.so): each kernel against its history,
+// its fraction of the night's roof from --roofs (compare/kernel_compare.hpp).
+int run_kernel_compare(const CompareArgs& a) {
+  const std::string& current_path = a.files.back();
+  if (!a.roofs.empty() && a.roofs.size() != a.files.size())
+    throw InputError("", "--roofs",
+                     "give one results file per kernels file, in their order (" +
+                         std::to_string(a.files.size()) + " kernels files, " +
+                         std::to_string(a.roofs.size()) + " results files)");
+  const KernelsFile cur = load_kernels(current_path);
+  std::vector<KernelsFile> history;
+  std::vector<std::size_t> night_of;  // each history file's position in a.files (for --roofs)
+  std::size_t position = 0;
+  const std::vector<Unreadable> unreadable = for_each_history_file(a, [&](const std::string& f) {
+    const std::size_t at = position++;
+    KernelsFile k = load_kernels(f);
+    if (!a.allow_different_hosts && k.hostname != cur.hostname)
+      throw InputError(current_path, "host.hostname",
+                       "ran on '" + cur.hostname + "', the baseline " + f + " on '" + k.hostname +
+                           "'; baselines are per host (--allow-different-hosts to compare "
+                           "anyway)");
+    history.push_back(std::move(k));
+    night_of.push_back(at);
+  });
+  std::vector<FileAnalysis> roofs;  // history nights' in order, then tonight's
+  if (!a.roofs.empty()) {
+    for (std::size_t i : night_of)
+      roofs.push_back(analyze(load_results(a.roofs[i]), 1000, kBootstrapSeed + 2 + i));
+    roofs.push_back(analyze(load_results(a.roofs.back()), 1000, kBootstrapSeed + 1));
+  }
+  std::vector<KernelNight> nights;
+  for (std::size_t i = 0; i < history.size(); ++i)
+    nights.push_back({&history[i], roofs.empty() ? nullptr : &roofs[i]});
+  const KernelNight tonight{&cur, roofs.empty() ? nullptr : &roofs.back()};
+  const KernelsComparison c = compare_kernel_history(nights, tonight, a.options);
+  if (c.kernels.empty())
+    throw InputError(current_path, "kernels", "no kernel in common with the baseline to compare");
+  const std::string label = cur.file + " (" + cur.hostname + ")";
+  const std::string md = render_kernel_compare_markdown(label, c, a.options);
+  if (!a.out.empty()) write_text_atomically(a.out, md);
+  if (!a.json.empty())
+    write_text_atomically(a.json,
+                          kernels_compare_json(label, c, a.options, unreadable).dump(1) + "\n");
+  std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
+  return c.regressions() > 0 ? kExitFailed : kExitOk;
+}
+
 int run_compare(const CompareArgs& a) {
   const std::string& current_path = a.files.back();
+  if (is_kernels_file(current_path)) return run_kernel_compare(a);
+  if (!a.roofs.empty())
+    throw InputError("", "--roofs", "goes with kernels files (libridgeline-kp.so's) only");
   Results cur = load_results(current_path);
   if (cur.mpi_size > 0) return run_device_compare(a, std::move(cur));
   std::vector<FileAnalysis> history;
@@ -263,10 +355,12 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* cmd = app.add_subcommand(
       "compare",
-      "Compare a results file with earlier ones of the same host (BASELINE... CURRENT); exit 1 "
-      "only on a large and significant slowdown, or a lost or failing point");
+      "Compare a results file with earlier ones of the same host (BASELINE... CURRENT), or an "
+      "application's kernels files; exit 1 only on a large and significant slowdown, or a lost "
+      "or failing point or kernel");
   cmd->add_option("files", args->files,
-                  "Earlier nights' results JSON (the history, oldest first), then the current one")
+                  "Earlier nights' results JSON (the history, oldest first), then the current "
+                  "one; or kernels files of libridgeline-kp.so the same way")
       ->required()
       ->expected(2, -1);
   // Both bound what the gate can see: a threshold of 100 % or more can never be exceeded by a
@@ -298,6 +392,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--clock-limited-ambiguous", args->options.clock_limited_ambiguous,
                 "A machine-wide slowdown with a lower GPU clock or a new throttle reason is "
                 "AMBIGUOUS (reported, not gated) instead of SLOWER clock-limited");
+  cmd->add_option("--roofs", args->roofs,
+                  "With kernels files: each night's results file, in the same order, so that each "
+                  "kernel's fraction of its night's roof tells a slower machine from slower code");
   cmd->add_option("--out", args->out, "Also write the markdown to this file");
   cmd->add_option("--json", args->json,
                   "Also write every metric (baseline, current, change, tolerance, verdict, "

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/counts_option.hpp"
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
 #include "kernels/kernel_placement.hpp"
@@ -25,6 +26,7 @@ struct PlaceOptions {
   std::string dtype;  // empty: every group
   std::string unit = "vector";
   std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
+  std::vector<std::string> counts;   // profilers' counter files, joined with the kernels files
   int rank = 0;                      // of an MPI job's file
 };
 
@@ -44,6 +46,7 @@ std::optional<Roof> measured_roof(const GroupFit& g, UnitKind kind, std::string&
 
 int run_place(const PlaceOptions& o) {
   check_workload_options(o.workload);
+  check_counts_option(o.kernels, o.counts);
   const bool table = !o.intensities.empty(), workload = !o.workload.workload.empty(),
              own_kernels = !o.kernels.empty();
   if (!table && !workload && !own_kernels)
@@ -58,8 +61,7 @@ int run_place(const PlaceOptions& o) {
   WorkloadRequest request;
   if (table) parsed = parse_intensities(o.intensities, "--intensities");
   if (workload) request = make_workload_request(o.workload);
-  std::vector<KernelsFile> kernels;
-  for (const auto& path : o.kernels) kernels.push_back(load_kernels(path));
+  std::vector<KernelsFile> kernels = load_kernels_with_counts(o.kernels, o.counts);
   std::vector<FileAnalysis> files;
   for (const auto& path : o.results) {
     files.push_back(analyze(one_rank(load_results(path), o.rank)));
@@ -123,6 +125,7 @@ void add_place_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   place->add_option("--kernels", opts->kernels,
                     "Kernels files of libridgeline-kp.so: each kernel on the fitted roofs");
+  add_counts_option(place, opts->counts);
   add_workload_options(place, opts->workload);
   place->callback([opts, &exit_code] { exit_code = run_place(*opts); });
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/counts_option.hpp"
 #include "cli/workload_options.hpp"
 #include "fit/analysis.hpp"
 #include "kernels/kernel_placement.hpp"
@@ -26,6 +27,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> files;
   std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
+  std::vector<std::string> counts;   // profilers' counter files, joined with the kernels files
   std::string out = ".";
   WorkloadOptions workload;
 };
@@ -111,8 +113,7 @@ int run_report(const ReportOptions& o) {
   }
   label_by_host(files);
   // Kernels files are read before anything is written, like the results files.
-  std::vector<KernelsFile> kernels_files;
-  for (const auto& path : o.kernels) kernels_files.push_back(load_kernels(path));
+  std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts);
   std::vector<const FileAnalysis*> roofs;
   for (const auto& f : files) roofs.push_back(&f);
   std::vector<PlacedKernelsFile> kernels;
@@ -214,6 +215,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   add_workload_options(report, opts->workload);
   report->add_option("--kernels", opts->kernels,
                      "Kernels files of libridgeline-kp.so: a \"Your kernels\" table, markers");
+  add_counts_option(report, opts->counts);
   report->callback([opts, &exit_code] { exit_code = run_report(*opts); });
 }
 

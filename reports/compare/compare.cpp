@@ -117,6 +117,19 @@ double z_two_sided(double p) {
   return hi;
 }
 
+double tolerance_of(double spread, const CompareOptions& o) {
+  const double log_tolerance =
+      std::max(-std::log1p(-o.threshold_pct / 100), spread > 0 ? o.k * spread : 0);
+  return -std::expm1(-log_tolerance);
+}
+
+void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
+  m.nights = int(values.size());
+  m.baseline_value = median_of(values);
+  m.spread = robust_log_spread(values);
+  m.tolerance = tolerance_of(m.spread, o);
+}
+
 namespace {
 
 MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
@@ -137,21 +150,6 @@ MetricComparison missing(const std::string& metric, bool roof, const std::string
 // night-to-night noise, and the gate would cry wolf there. Each metric's spread is therefore at
 // least kSpreadFloor × the median spread of its kind (roofs, points) on this host.
 constexpr double kSpreadFloor = 0.5;
-
-// The slowdown a spread (of logs) tolerates: the larger of the threshold and k spreads.
-double tolerance_of(double spread, const CompareOptions& o) {
-  const double log_tolerance =
-      std::max(-std::log1p(-o.threshold_pct / 100), spread > 0 ? o.k * spread : 0);
-  return -std::expm1(-log_tolerance);
-}
-
-// Baseline, spread and tolerance of a metric from its values on the history nights.
-void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
-  m.nights = int(values.size());
-  m.baseline_value = median_of(values);
-  m.spread = robust_log_spread(values);
-  m.tolerance = tolerance_of(m.spread, o);
-}
 
 // Floors the spreads of `list` (the tested ones: `which`), sets the tolerances and decides;
 // `tests`: how many p-values the Benjamini–Hochberg adjustment spread alpha over.

@@ -146,6 +146,12 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 // < 0 with fewer than 3 values.
 double robust_log_spread(const std::vector<double>& values);
 
+// The slowdown a spread (of logs) tolerates: the larger of --threshold and --k spreads.
+double tolerance_of(double spread, const CompareOptions& o);
+
+// Baseline (the median), spread and tolerance of a metric from its values on the history nights.
+void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o);
+
 // The z with a two-sided normal p of `p`.
 double z_two_sided(double p);
 

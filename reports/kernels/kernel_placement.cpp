@@ -48,7 +48,10 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
     p.kernel = &k;
     p.share_of_time = total > 0 ? k.seconds_total / total : 0;
     if (!k.counts) {
-      p.not_placed = "no counts declared (ridgeline/annotate.hpp)";
+      p.not_placed = k.counter_error.empty()
+                         ? "no counts (declare them with ridgeline/annotate.hpp, or import a "
+                           "profiler's with --counts)"
+                         : "no counts: " + k.counter_error;
       out.push_back(std::move(p));
       continue;
     }

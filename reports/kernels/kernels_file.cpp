@@ -1,5 +1,7 @@
 #include "kernels/kernels_file.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "results/field_reader.hpp"
@@ -73,6 +75,7 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
     kc.bytes_per_call = *bytes;
     kc.dtype = c.str("dtype", true);
     kc.source = c.str("source", true);
+    kc.note = c.str("note", false);
     out.counts = kc;
   }
   return out;
@@ -104,11 +107,36 @@ KernelsFile parse_kernels(const std::string& text, const std::string& file) {
     const FieldReader kk(file, j["kokkos"], "kokkos");
     out.global_fencing = kk.has("global_fencing") && kk.boolean("global_fencing");
   }
+  // The connector's PAPI request (RIDGELINE_KP_PAPI=1): every kernel it counted nothing for says
+  // why, in PAPI's words where PAPI could not count at all.
+  std::string papi_error, papi_spaces_error;
+  std::vector<std::string> papi_spaces;
+  if (j.contains("papi") && j["papi"].is_object()) {
+    const FieldReader p(file, j["papi"], "papi");
+    if (p.has("available") && !p.boolean("available")) {
+      papi_error = "PAPI unavailable (" + p.str("error", true) + ")";
+    } else {
+      if (j["papi"].contains("counted_spaces") && j["papi"]["counted_spaces"].is_array())
+        for (const json& space : j["papi"]["counted_spaces"])
+          if (space.is_string()) papi_spaces.push_back(space.get<std::string>());
+      papi_error = "PAPI counted no FLOP or no memory-traffic event for it";
+      papi_spaces_error = "PAPI counts the kernels of the thread that started it only (spaces:";
+      for (const auto& space : papi_spaces) papi_spaces_error += " " + space;
+      papi_spaces_error += ")";
+    }
+  }
   const json& list = j["kernels"];
   if (list.size() > kMaxKernels)
     throw InputError(file, "kernels", "more than " + std::to_string(kMaxKernels) + " entries");
   for (std::size_t i = 0; i < list.size(); ++i)
     out.kernels.push_back(read_kernel(file, list[i], i));
+  for (Kernel& k : out.kernels)
+    if (!k.counts && !papi_error.empty())
+      k.counter_error =
+          papi_spaces_error.empty() ||
+                  std::find(papi_spaces.begin(), papi_spaces.end(), k.space) != papi_spaces.end()
+              ? papi_error
+              : papi_spaces_error;
   if (j.contains("annotations_without_kernel") && j["annotations_without_kernel"].is_array())
     for (const json& label : j["annotations_without_kernel"])
       if (label.is_string()) out.annotations_without_kernel.push_back(label.get<std::string>());
@@ -117,6 +145,18 @@ KernelsFile parse_kernels(const std::string& text, const std::string& file) {
 
 KernelsFile load_kernels(const std::string& path) {
   return parse_kernels(read_text_file(path, "kernels file"), path);
+}
+
+bool is_kernels_file(const std::string& path) {
+  // A pipe (`compare <(cat a.json) ...`) read here would be empty for the results reader.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  try {
+    const json j = json::parse(read_text_file(path, "kernels file"), nullptr, false);
+    return j.is_object() && j.contains("schema") && j["schema"] == "ridgeline-kernels";
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 }  // namespace ridgeline

@@ -24,6 +24,11 @@ std::string intensity_text(const KernelPlacement& p) {
   return format_intensity(*p.intensity);
 }
 
+// "ncu (run.csv)", "annotation".
+std::string counts_from(const KernelCounts& c) {
+  return c.file.empty() ? c.source : c.source + " (" + c.file + ")";
+}
+
 }  // namespace
 
 std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files) {
@@ -31,8 +36,12 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
   std::string md = "## Your kernels\n\n";
   md +=
       "Kernels of an application recorded by the Kokkos Tools connector (libridgeline-kp.so), "
-      "held against the fitted roofs of their execution space and dtype. Rates are the declared "
-      "counts per call (source: annotation) over the median fenced time per call; the interval "
+      "held against the fitted roofs of their execution space and dtype. Rates are the counts per "
+      "call over the median fenced time per call; the counts come from the column \"counts "
+      "from\": annotation (ridgeline/annotate.hpp, exact by construction; it wins over an "
+      "import of the same label), ncu or rocprofv3 (a profiler's counters, --counts, per "
+      "profiled launch; FLOP of the dtype placed, DRAM bytes), papi (the connector's hardware "
+      "counters). The interval "
       "of % of roof is carried from the roof's bootstrap interval (the kernel's own time spread "
       "is not in it). Share is of all recorded kernel time.\n\n";
   for (const PlacedKernelsFile& f : files) {
@@ -45,9 +54,9 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
           "was killed): it holds the kernels up to then.\n\n";
     md +=
         "| kernel | space dtype | calls | share of time | time per call | intensity | "
-        "achieved | bound by | % of roof | headroom |\n";
-    md += "|---|---|---:|---:|---:|---:|---:|---|---:|---|\n";
-    std::string unplaced;
+        "achieved | bound by | % of roof | headroom | counts from |\n";
+    md += "|---|---|---:|---:|---:|---:|---:|---|---:|---|---|\n";
+    std::string unplaced, notes;
     for (const KernelPlacement& p : f.placements) {
       const Kernel& k = *p.kernel;
       if (!p.placed) {
@@ -60,12 +69,16 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
           format_flops(*p.flops_per_s) + ", " + format_bytes_per_s(*p.bytes_per_s);
       std::string headroom = md_text(p.headroom());
       if (!p.caveat.empty()) headroom += " (" + md_text(p.caveat) + ")";
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                        md_code(kernel_name(k)), md_text(p.group), k.calls, pct(p.share_of_time),
-                        format_seconds(k.median_s), intensity_text(p), achieved,
-                        md_text(p.bound_by), pct_interval(p), headroom);
+      md +=
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                      md_code(kernel_name(k)), md_text(p.group), k.calls, pct(p.share_of_time),
+                      format_seconds(k.median_s), intensity_text(p), achieved, md_text(p.bound_by),
+                      pct_interval(p), headroom, md_text(counts_from(*k.counts)));
+      if (!k.counts->note.empty())
+        notes += "- " + md_code(kernel_name(k)) + ": " + md_text(k.counts->note) + "\n";
     }
     md += "\n";
+    if (!notes.empty()) md += "Counts, what else is known:\n\n" + notes + "\n";
     if (!unplaced.empty()) {
       md += "Not placed (listed with their calls and time):\n\n";
       md += "| kernel | space | calls | share of time | time per call | why not placed |\n";
@@ -73,6 +86,13 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
     }
     for (const std::string& label : kf.annotations_without_kernel)
       md += "Counts were declared for " + md_code(label) + ", but no kernel of that label ran.\n\n";
+    if (!kf.counts_without_kernel.empty()) {
+      md +=
+          "Counted by a profiler, but no kernel of this file has that label (a profiler's kernel "
+          "name must be the Kokkos label: see the README):\n\n";
+      for (const std::string& name : kf.counts_without_kernel) md += "- " + md_text(name) + "\n";
+      md += "\n";
+    }
   }
   return md;
 }
@@ -91,8 +111,12 @@ std::string format_kernels_text(const PlacedKernelsFile& f) {
                        format_flops(*p.flops_per_s), format_bytes_per_s(*p.bytes_per_s),
                        pct_interval(p), p.headroom());
     if (!p.caveat.empty()) out += " (" + p.caveat + ")";
+    out += "\n    counts from " + counts_from(*k.counts);
+    if (!k.counts->note.empty()) out += ": " + k.counts->note;
     out += "\n";
   }
+  for (const std::string& name : f.file->counts_without_kernel)
+    out += "  counted, but no kernel of that label: " + name + "\n";
   return out;
 }
 

@@ -30,7 +30,7 @@ Kernel kernel(const std::string& label, double intensity, double flops_per_s,
   const double bytes = 1e8, flop = intensity * bytes;
   k.median_s = k.p25_s = k.p75_s = (flop > 0 ? flop / flops_per_s : 1);
   k.seconds_total = 10 * k.median_s;
-  k.counts = KernelCounts{flop, bytes, dtype, "annotation"};
+  k.counts = KernelCounts{flop, bytes, dtype, "annotation", "", ""};
   return k;
 }
 
@@ -112,7 +112,9 @@ TEST_F(KernelPlacementTest, SharesOfTimeAndKernelsThatCannotBePlaced) {
   EXPECT_NEAR(p[0].share_of_time, 0.75, 1e-12);
   EXPECT_NEAR(p[1].share_of_time, 0.25, 1e-12);
   EXPECT_FALSE(p[0].placed);
-  EXPECT_EQ(p[0].not_placed, "no counts declared (ridgeline/annotate.hpp)");
+  EXPECT_EQ(p[0].not_placed,
+            "no counts (declare them with ridgeline/annotate.hpp, or import a profiler's with "
+            "--counts)");
   EXPECT_FALSE(p[1].placed);
   EXPECT_EQ(p[1].not_placed.rfind("no OpenMP fp8 roofs in ", 0), 0u) << p[1].not_placed;
 }
@@ -227,7 +229,7 @@ TEST(KernelsCli, ReportHasYourKernelsAndTheirMarkers) {
   EXPECT_NE(md.find("| `app::triad in /step` | OpenMP fp64 | 10 |"), std::string::npos) << md;
   EXPECT_NE(md.find("memory-bound at"), std::string::npos);
   EXPECT_NE(md.find("| `app::check` | OpenMP | 3 |"), std::string::npos);
-  EXPECT_NE(md.find("no counts declared"), std::string::npos);
+  EXPECT_NE(md.find("no counts (declare them with"), std::string::npos);
   EXPECT_NE(md.find("Counts were declared for `app::never`"), std::string::npos);
   bool marker = false;
   for (const auto& e : std::filesystem::directory_iterator(dir.path + "/out"))
