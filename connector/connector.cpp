@@ -10,7 +10,9 @@
 // asynchronous space.
 //
 // Environment: RIDGELINE_KP_OUT (the kernels file; default ridgeline-kernels-<pid>.json),
-// RIDGELINE_KP_INTERVAL (seconds between periodic writes, default 5; 0: at finalize only).
+// RIDGELINE_KP_INTERVAL (seconds between periodic writes, default 5; 0: at finalize only),
+// RIDGELINE_KP_PAPI=1 (hardware counters through PAPI where the machine has them:
+// papi_counters.hpp).
 #include <unistd.h>
 
 #include <atomic>
@@ -22,6 +24,7 @@
 #include <exception>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,6 +33,7 @@
 #include "kernel_table.hpp"
 #include "kernels_file.hpp"
 #include "kokkosp_abi.hpp"
+#include "papi_counters.hpp"
 #include "results/file_io.hpp"
 #include "results/input_error.hpp"
 
@@ -49,6 +53,10 @@ struct Session {
   std::condition_variable wake;
   bool stopping = false;
   std::thread writer;
+  // PAPI's event set counts the thread that started it: kernels of the Serial space launched
+  // from that thread (where all of their work runs) are counted, nothing else.
+  std::unique_ptr<PapiCounters> papi;
+  std::thread::id papi_thread;
 };
 
 // Heap-allocated and only deleted at finalize: an application that exits without
@@ -60,6 +68,7 @@ struct Running {
   std::uint64_t id;
   KernelRecord* record;
   Clock::time_point start;
+  std::vector<long long> counters;  // at begin; empty when the kernel is not counted
 };
 // Kernels begun and not yet ended on this thread (Kokkos ends a kernel on the thread that
 // began it).
@@ -121,7 +130,13 @@ void begin_kernel(const char* label, std::uint32_t dev_id, std::uint64_t* kernel
   KernelRecord* r = g_session->table.find_or_add(label, dev_id, kind);
   const std::uint64_t id = g_next_kernel_id.fetch_add(1, std::memory_order_relaxed);
   *kernel_id = id;
-  t_running.push_back({id, r, Clock::now()});  // the clock last: the lookup is not timed
+  std::vector<long long> counters;
+  constexpr std::uint32_t kSerialType = 0;  // the devID's top 8 bits (device_id.hpp)
+  if (g_session->papi && (dev_id >> 24) == kSerialType &&
+      std::this_thread::get_id() == g_session->papi_thread)
+    if (!g_session->papi->read(counters)) counters.clear();
+  t_running.push_back({id, r, {}, std::move(counters)});
+  t_running.back().start = Clock::now();  // the clock last: the lookup is not timed
 }
 
 void end_kernel(std::uint64_t kernel_id) {
@@ -130,6 +145,11 @@ void end_kernel(std::uint64_t kernel_id) {
   for (auto it = t_running.rbegin(); it != t_running.rend(); ++it)
     if (it->id == kernel_id) {
       g_session->table.add_call(it->record, std::chrono::duration<double>(end - it->start).count());
+      std::vector<long long> now;
+      if (!it->counters.empty() && g_session->papi->read(now)) {
+        for (std::size_t i = 0; i < now.size(); ++i) now[i] -= it->counters[i];
+        g_session->table.add_counts(it->record, now);
+      }
       t_running.erase(std::next(it).base());
       return;
     }
@@ -156,6 +176,17 @@ void kokkosp_init_library(const int /*load_seq*/, const std::uint64_t interface_
   const char* out = std::getenv("RIDGELINE_KP_OUT");
   s->out_path = out && *out ? out : "ridgeline-kernels-" + std::to_string(s->facts.pid) + ".json";
   s->interval_s = interval_from_env();
+  if (const char* papi = std::getenv("RIDGELINE_KP_PAPI"); papi && std::string(papi) == "1") {
+    s->facts.papi_requested = true;
+    s->papi = PapiCounters::open(s->facts.papi_error);
+    s->papi_thread = std::this_thread::get_id();
+    if (s->papi) {
+      s->facts.papi_available = true;
+      s->facts.papi_events = s->papi->events();
+    } else {
+      std::fprintf(stderr, "ridgeline-kp: no hardware counters: %s\n", s->facts.papi_error.c_str());
+    }
+  }
   g_session = s;
   if (s->interval_s > 0) s->writer = std::thread(periodic_writes, s);
 }

@@ -55,6 +55,13 @@ void KernelTable::add_call(KernelRecord* r, double seconds) {
   if (j < kKeptCalls) r->kept_s[j] = seconds;
 }
 
+void KernelTable::add_counts(KernelRecord* r, const std::vector<long long>& deltas) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  r->counter_totals.resize(deltas.size(), 0);
+  for (std::size_t i = 0; i < deltas.size(); ++i) r->counter_totals[i] += deltas[i];
+  ++r->counted_calls;
+}
+
 void KernelTable::push_region(const char* name) {
   std::lock_guard<std::mutex> lock(mutex_);
   region_ends_.push_back(region_.size());

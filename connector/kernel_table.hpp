@@ -25,6 +25,9 @@ struct KernelRecord {
   long long calls = 0;
   double total_s = 0, min_s = 0, max_s = 0;
   std::vector<double> kept_s;  // per-call seconds: all calls, or a reservoir of kKeptCalls
+  // Hardware counter totals (papi_counters.hpp) over the calls they were read for.
+  std::vector<long long> counter_totals;
+  long long counted_calls = 0;
 };
 
 class KernelTable {
@@ -33,6 +36,8 @@ class KernelTable {
   // valid for the table's life.
   KernelRecord* find_or_add(const char* label, std::uint32_t dev_id, KernelKind kind);
   void add_call(KernelRecord* r, double seconds);
+  // Adds one call's counter deltas (in the counters' order).
+  void add_counts(KernelRecord* r, const std::vector<long long>& deltas);
 
   // Regions nest: push appends "/name" to the current path, pop removes the last part.
   void push_region(const char* name);

@@ -11,12 +11,34 @@
 namespace ridgeline::kp {
 namespace {
 
+using json = nlohmann::ordered_json;
+
 // The q-quantile of sorted values, interpolated between neighbours.
 double quantile(const std::vector<double>& sorted, double q) {
   const double at = q * double(sorted.size() - 1);
   const std::size_t lo = std::size_t(at);
   const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (at - double(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+// A kernel's counts from PAPI's events (papi_counters.hpp): FLOP of the dtype with more
+// operations, bytes as 64-byte lines from memory (PAPI_L3_TCM); null without both.
+json papi_counts(const KernelRecord& r, const std::vector<std::string>& events) {
+  long long dp = -1, sp = -1, lines = -1;
+  for (std::size_t i = 0; i < events.size() && i < r.counter_totals.size(); ++i) {
+    if (events[i] == "PAPI_DP_OPS") dp = r.counter_totals[i];
+    if (events[i] == "PAPI_SP_OPS") sp = r.counter_totals[i];
+    if (events[i] == "PAPI_L3_TCM") lines = r.counter_totals[i];
+  }
+  if (r.counted_calls == 0 || lines < 0 || (dp < 0 && sp < 0)) return nullptr;
+  const bool fp64 = dp >= sp;
+  const double n = double(r.counted_calls);
+  return {{"flop_per_call", double(fp64 ? dp : sp) / n},
+          {"bytes_per_call", 64.0 * double(lines) / n},
+          {"dtype", fp64 ? "fp64" : "fp32"},
+          {"source", "papi"},
+          {"note", "PAPI_L3_TCM x 64 byte: lines read from memory, write-backs not counted; over " +
+                       std::to_string(r.counted_calls) + " calls"}};
 }
 
 }  // namespace
@@ -32,7 +54,7 @@ std::string utc_timestamp() {
 
 std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
                          const Annotations& annotations, bool complete) {
-  using json = nlohmann::ordered_json;  // the keys in the order schema.md lists them
+  // ordered_json: the keys in the order schema.md lists them.
   const auto counts = annotations.counts();
   json doc = {{"schema", "ridgeline-kernels"},
               {"schema_version", kKernelsSchemaVersion},
@@ -46,6 +68,12 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
                {{"interface_version", facts.interface_version},
                 {"global_fencing", facts.global_fencing},
                 {"metadata", annotations.metadata()}}}};
+  if (facts.papi_requested)
+    doc["papi"] = {{"requested", true},
+                   {"available", facts.papi_available},
+                   {"error", facts.papi_available ? json(nullptr) : json(facts.papi_error)},
+                   {"events", facts.papi_events},
+                   {"counted_spaces", json::array({"Serial"})}};
   json list = json::array();
   std::set<std::string> ran;
   for (const KernelRecord& r : kernels) {
@@ -76,7 +104,7 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
                      {"dtype", c->second.dtype},
                      {"source", "annotation"}};
     else
-      k["counts"] = nullptr;
+      k["counts"] = papi_counts(r, facts.papi_events);
     list.push_back(std::move(k));
   }
   doc["kernels"] = std::move(list);

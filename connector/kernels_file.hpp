@@ -11,13 +11,17 @@
 
 namespace ridgeline::kp {
 
-inline constexpr const char* kKernelsSchemaVersion = "1.0.0";
+inline constexpr const char* kKernelsSchemaVersion = "1.1.0";
 
 struct SessionFacts {
   std::string hostname, command, started_utc;
   long long pid = 0;
   std::uint64_t interface_version = 0;
   bool global_fencing = false;  // requested and granted through the tool settings
+  // RIDGELINE_KP_PAPI=1: whether PAPI counts, its events, or why not (PAPI's own words).
+  bool papi_requested = false, papi_available = false;
+  std::string papi_error;
+  std::vector<std::string> papi_events;
 };
 
 // "2026-12-01T21:00:07Z"

@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "kernels/kernels_file.hpp"
 #include "kokkosp_abi.hpp"
 #include "ridgeline/annotation_format.hpp"
@@ -217,6 +219,55 @@ TEST_F(ConnectorTest, AnUnwritableFileIsReportedAndTheApplicationGoesOn) {
   EXPECT_NE(err.find("ridgeline-kp: " + dir.path + "/no/such/dir/k.json"), std::string::npos)
       << err;
   EXPECT_EQ(test::line_count(err), 1);
+}
+
+// RIDGELINE_KP_PAPI=1 on a machine without usable counters (this VM: no PMU, or no libpapi):
+// the file records PAPI's reason, the kernels keep their calls and time, and the reporter says
+// why they are not placed. Where PAPI does count, the Serial kernel's counts say "papi" and the
+// OpenMP kernel (other threads, not counted) says why it has none.
+TEST_F(ConnectorTest, PapiRequestedRecordsWhyNothingWasCounted) {
+  setenv("RIDGELINE_KP_PAPI", "1", 1);
+  kp.init(kKokkos34);
+  unsetenv("RIDGELINE_KP_PAPI");
+  constexpr std::uint32_t kSerial = 0;
+  for (int i = 0; i < 3; ++i) kp.kernel("for", "app::serial", kSerial);
+  kp.kernel("for", "app::threads", kOpenMP);
+  testing::internal::CaptureStderr();
+  kp.finalize();
+  testing::internal::GetCapturedStderr();
+  const auto raw = nlohmann::json::parse(test::slurp(out));
+  ASSERT_TRUE(raw.contains("papi"));
+  EXPECT_EQ(raw["papi"]["requested"], true);
+  const KernelsFile f = load_kernels(out);
+  const Kernel* serial = find(f, "app::serial", "");
+  const Kernel* threads = find(f, "app::threads", "");
+  ASSERT_TRUE(serial && threads);
+  EXPECT_EQ(serial->calls, 3);
+  if (raw["papi"]["available"] == false) {
+    const std::string error = raw["papi"]["error"].get<std::string>();
+    EXPECT_FALSE(error.empty());
+    EXPECT_FALSE(serial->counts);
+    EXPECT_EQ(serial->counter_error, "PAPI unavailable (" + error + ")");
+    EXPECT_EQ(threads->counter_error, serial->counter_error);
+  } else {
+    ASSERT_FALSE(raw["papi"]["events"].empty());
+    if (serial->counts) {
+      EXPECT_EQ(serial->counts->source, "papi");
+    }
+    EXPECT_FALSE(threads->counts);
+    EXPECT_NE(threads->counter_error.find("PAPI counts the kernels of the thread"),
+              std::string::npos)
+        << threads->counter_error;
+  }
+}
+
+TEST_F(ConnectorTest, WithoutThePapiRequestTheFileHasNoPapiObject) {
+  unsetenv("RIDGELINE_KP_PAPI");
+  kp.init(kKokkos34);
+  kp.kernel("for", "k", kOpenMP);
+  kp.finalize();
+  EXPECT_FALSE(nlohmann::json::parse(test::slurp(out)).contains("papi"));
+  EXPECT_TRUE(load_kernels(out).kernels[0].counter_error.empty());
 }
 
 }  // namespace
