@@ -45,14 +45,21 @@ double root_sum_square(double a, double b) { return std::sqrt(a * a + b * b); }
 struct NightKernels {
   std::map<std::string, const Kernel*> kernels;
   std::map<std::string, KernelPlacement> placed;  // the kernels its roofs could place
+  std::map<std::string, std::string> not_placed;  // the others, and why
+  bool roofs = false;                             // the night's results were given
 };
 
 NightKernels index_night(const KernelNight& n) {
   NightKernels out;
   for (const Kernel& k : n.kernels->kernels) out.kernels[key_of(k)] = &k;
+  out.roofs = n.roofs != nullptr;
   if (n.roofs)
-    for (KernelPlacement& p : place_kernels(*n.kernels, {n.roofs}))
-      if (p.placed) out.placed[key_of(*p.kernel)] = std::move(p);
+    for (KernelPlacement& p : place_kernels(*n.kernels, {n.roofs})) {
+      if (p.placed)
+        out.placed[key_of(*p.kernel)] = std::move(p);
+      else
+        out.not_placed[key_of(*p.kernel)] = p.not_placed;
+    }
   return out;
 }
 
@@ -87,14 +94,17 @@ std::string signed_pct(double change) {
   return fmt::format("{}{} %", change >= 0 ? "+" : "", format_sig(100 * change, 2));
 }
 
-void explain(KernelComparison& c, const CompareOptions& o) {
+// `unplaced`: why tonight's roofs did not place it (empty: no roofs given, or placed).
+void explain(KernelComparison& c, const std::string& unplaced, bool roofs) {
   if (c.time.verdict != Verdict::kSlower) return;
   const std::string slower = "time per call " + signed_pct(1 / (1 + c.time.change) - 1);
   if (!c.fraction) {
     c.cause = SlowdownCause::kUnknown;
-    c.explanation = "slower (" + slower +
-                    "); no roofs of these nights placed it, so the machine cannot be told from "
-                    "the code (give each night's results with --roofs)";
+    c.explanation = "slower (" + slower + "); " +
+                    (!roofs ? std::string("no roofs given (--roofs: each night's results)")
+                     : unplaced.empty() ? std::string("no history night's roofs placed it")
+                                        : "not placed on tonight's roofs (" + unplaced + ")") +
+                    ", so the machine cannot be told from the code";
     return;
   }
   const MetricComparison& f = *c.fraction;
@@ -112,7 +122,6 @@ void explain(KernelComparison& c, const CompareOptions& o) {
     return;
   }
   const bool roof_held = !c.roof_change || std::log1p(*c.roof_change) >= std::log1p(-f.tolerance);
-  (void)o;
   c.cause = roof_held ? SlowdownCause::kCode : SlowdownCause::kBoth;
   c.explanation = (roof_held ? "the code got slower (the roof held): "
                              : "both: the roof moved and the kernel lost more than it: ") +
@@ -192,7 +201,8 @@ KernelsComparison compare_kernel_history(const std::vector<KernelNight>& history
       c.fraction = f;
       c.roof_change = p->second.attainable / median(attainable) - 1;
     }
-    explain(c, o);
+    const auto why = now.not_placed.find(key);
+    explain(c, why == now.not_placed.end() ? "" : why->second, now.roofs);
     out.kernels.push_back(std::move(c));
   }
   // What the newest history night ran must still run: a lost kernel is a regression.

@@ -222,6 +222,24 @@ TEST(CounterImport, BadInputNamesTheFileLineAndColumn) {
   }
 }
 
+// A file cut anywhere (a profiler killed mid-write, a copy cut short) is read or refused with
+// an InputError, never anything else.
+TEST(CounterImport, EveryTruncationIsReadOrOneInputError) {
+  for (const std::string& path : {kNcu, kRocprof}) {
+    const std::string text = slurp(path);
+    int refused = 0;
+    for (std::size_t n = 0; n <= text.size(); n += 7) {
+      try {
+        parse_counter_import(text.substr(0, n), "cut.csv");
+      } catch (const InputError& e) {
+        ++refused;
+        EXPECT_EQ(std::string(e.what()).rfind("cut.csv: ", 0), 0u) << e.what();
+      }
+    }
+    EXPECT_GT(refused, 0) << path;
+  }
+}
+
 TEST(CountsCli, ReportAndPlaceSayWhereEachKernelsCountsCameFrom) {
   TempDir dir;
   const auto r = run_command(kBin + " report " + kData + "/gpu_run.json --kernels " + kGpuKernels +

@@ -133,7 +133,17 @@ TEST_F(KernelCompareTest, WithoutRoofsASlowdownCannotBeTold) {
   const auto& check = named(c, "app::check");
   EXPECT_EQ(check.time.verdict, Verdict::kSlower);
   EXPECT_EQ(check.cause, SlowdownCause::kUnknown);
-  EXPECT_NE(check.explanation.find("--roofs"), std::string::npos);
+  EXPECT_NE(check.explanation.find("no roofs given (--roofs"), std::string::npos)
+      << check.explanation;
+}
+
+TEST_F(KernelCompareTest, AKernelWithoutCountsSaysWhyItsRoofIsUnknown) {
+  const auto c = compare(night(1, 1.5), a_);
+  const auto& check = named(c, "app::check");
+  EXPECT_EQ(check.time.verdict, Verdict::kSlower);
+  EXPECT_EQ(check.cause, SlowdownCause::kUnknown);
+  EXPECT_NE(check.explanation.find("not placed on tonight's roofs (no counts"), std::string::npos)
+      << check.explanation;
 }
 
 TEST_F(KernelCompareTest, AKernelTheNewestNightRanIsMissingTonight) {
