@@ -27,11 +27,12 @@ void add_note(std::string& note, const std::string& more) {
 }  // namespace
 
 CountedKernel& CounterImport::kernel_named(const std::string& name) {
-  for (CountedKernel& k : kernels)
-    if (k.name == name) return k;
-  kernels.push_back(CountedKernel{});
-  kernels.back().name = name;
-  return kernels.back();
+  const auto [at, added] = index.try_emplace(name, kernels.size());
+  if (added) {
+    kernels.push_back(CountedKernel{});
+    kernels.back().name = name;
+  }
+  return kernels[at->second];
 }
 
 CounterImport parse_counter_import(const std::string& text, const std::string& file) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "kernels/kernels_file.hpp"
@@ -43,7 +44,10 @@ struct CounterImport {
   std::string source;  // "ncu" or "rocprofv3": what a kernel's counts then say they came from
   std::string space;   // the execution space whose kernels it counts: "Cuda" or "HIP"
   std::vector<CountedKernel> kernels;  // in the order of first appearance
+  // The kernel of that name, added on first use (files hold a row per launch or counter:
+  // an index, not a scan of `kernels` per row).
   CountedKernel& kernel_named(const std::string& name);
+  std::unordered_map<std::string, std::size_t> index;  // name -> position in `kernels`
 };
 
 // Reads a counter file, telling the format from its header: Nsight Compute's raw page
