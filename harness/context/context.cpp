@@ -150,6 +150,11 @@ std::string format_context(const json& c) {
         fmt::format("  L{} {:<11} {:>9}  shared by {} thread(s)\n", cache["level"].get<int>(),
                     cache["type"].get<std::string>(), bytes_text(cache["size_bytes"].get<double>()),
                     cache["shared_by_threads"].get<int>());
+  if (cpu.contains("caches_source"))
+    s += fmt::format("  (caches from {}{})\n", cpu["caches_source"].get<std::string>(),
+                     cpu.contains("caches_incomplete")
+                         ? "; " + cpu["caches_incomplete"].get<std::string>()
+                         : std::string());
   if (!c["memory"]["total_bytes"].is_null())
     s += fmt::format("Memory: {} total, {} available{}\n",
                      bytes_text(c["memory"]["total_bytes"].get<double>()),

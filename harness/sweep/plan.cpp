@@ -67,7 +67,10 @@ SpaceLimits limits_for(const json& context, const std::string& space) {
   for (const auto& c : context["cpu"]["caches"])
     caches.push_back(
         {c["level"], c["type"], c["size_bytes"], c["shared_by_threads"], c.value("instances", 1)});
-  l.llc_bytes = host::machine_last_level_cache_bytes(caches);
+  // A list that lacks a level (CPUID's legacy leaves give no L3 one can trust) has no known
+  // last-level cache: DRAM working sets then come from the profile's minimum alone.
+  const bool incomplete = context["cpu"].contains("caches_incomplete");
+  l.llc_bytes = incomplete ? 0 : host::machine_last_level_cache_bytes(caches);
   for (const auto& c : caches)
     if (c.level == 1 && c.type == "data")
       l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));

@@ -63,6 +63,15 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
     s.roof = g.fit.fit->estimate.roof;
     if (g.fit.matrix_roof()) s.matrix_peak = g.fit.matrix->peak.value;
     s.marker = marker;
+    if (with_levels) {
+      // The top of the pyramid: the on-chip scratch's fastest verified point (a hierarchical
+      // roofline draws every level, SRAM included).
+      double sram = 0;
+      for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
+        if (p->family == "sram" && p->measured() && p->verified && p->bytes_per_s)
+          sram = std::max(sram, *p->bytes_per_s);
+      if (sram > 0) s.levels.push_back({"SRAM", sram});
+    }
     if (with_levels && !g.levels.empty())
       for (const auto& l : g.levels.front().levels)
         if (!l.transition) s.levels.push_back({l.name, l.bandwidth});  // a transition is no roof

@@ -35,6 +35,7 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
       Results part;
       part.file = results.file;
       part.caches = results.caches;
+      part.caches_incomplete = results.caches_incomplete;
       if (const SpaceInfo* s = results.find_space(p.space)) part.spaces.push_back(*s);
       parts.push_back(std::move(part));
     }
@@ -43,7 +44,7 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
   for (auto& part : parts) {
     const Point& first = part.points.front();
     auto fits = fit_results(part, replicates, seed);  // exactly one group
-    auto levels = detect_memory_levels(part, first.space, first.dtype);
+    auto levels = detect_memory_levels(part, first.space, first.dtype, replicates, seed);
     a.groups.push_back({std::move(fits.front()), std::move(levels)});
   }
   a.results = std::move(results);

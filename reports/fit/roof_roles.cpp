@@ -150,7 +150,9 @@ double dram_working_set_bytes(const Results& r, const std::string& space) {
   // A GPU's last-level cache: the L2, or a MALL behind it (MI300's 256 MiB Infinity Cache).
   if (s && s->device) return 4 * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
-  // many copies there are, then the space's threads tell how many it can fill.
+  // many copies there are, then the space's threads tell how many it can fill. A list that lacks
+  // a level knows no last-level cache.
+  if (!r.caches_incomplete.empty()) return 0;
   const CacheInfo* llc = nullptr;
   for (const auto& c : r.caches)
     if (!llc || c.level >= llc->level) llc = &c;

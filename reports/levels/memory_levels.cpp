@@ -24,7 +24,7 @@ std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string&
   for (const auto& c : r.caches) {
     const double copies = std::max(1.0, std::floor(double(threads) / c.shared_by_threads));
     std::string name = "L" + std::to_string(c.level);
-    if (c.level == top && top > 1) name += " (LLC)";
+    if (c.level == top && top > 1 && r.caches_incomplete.empty()) name += " (LLC)";
     out.push_back({name, c.size_bytes * copies});
   }
   std::sort(out.begin(), out.end(),
@@ -85,7 +85,8 @@ std::vector<Segment> find_plateaus(const std::vector<double>& y) {
 }
 
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,
-                                             const std::string& dtype) {
+                                             const std::string& dtype, int replicates,
+                                             std::uint64_t seed) {
   std::vector<LevelSweep> out;
   const auto caps = cache_capacities(r, space);
   const bool device = r.find_space(space) && r.find_space(space)->device;
@@ -95,7 +96,7 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
     for (const auto& p : r.points)
       if (p.probe == probe && p.space == space && p.dtype == dtype && p.fittable() &&
           p.bytes_per_s && p.working_set_bytes > 0)
-        pts.push_back({p.working_set_bytes, *p.bytes_per_s});
+        pts.push_back({p.working_set_bytes, *p.bytes_per_s, &p});
     if (pts.size() < 2) continue;
     std::sort(pts.begin(), pts.end(), [](const SweepPoint& a, const SweepPoint& b) {
       return a.working_set_bytes < b.working_set_bytes;
@@ -116,7 +117,13 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
                        [largest](const CacheCapacity& c) { return largest <= c.bytes; }) -
           caps.begin()));
     }
-    const std::string memory = device ? "device memory" : "DRAM";
+    // Past the last capacity of a list that lacks a level, the set may be in that level or in
+    // memory: the name says no more than that.
+    const bool unknown_beyond = !device && !r.caches_incomplete.empty() && !caps.empty();
+    const std::string memory =
+        device           ? "device memory"
+        : unknown_beyond ? "above " + caps.back().name + " (a level without a size, or DRAM)"
+                         : "DRAM";
     const auto level_name = [&](std::size_t k) { return k < caps.size() ? caps[k].name : memory; };
     for (std::size_t i = 0; i < segments.size(); ++i) {
       const Segment& seg = segments[i];
@@ -126,9 +133,27 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
       lvl.points = int(seg.end - seg.begin);
       lvl.bandwidth = std::exp(
           tukey_biweight_location({y.begin() + long(seg.begin), y.begin() + long(seg.end)}));
+      // The interval redraws each point's repetitions (fit_level); it is moved onto the plateau's
+      // own location, which uses the recorded median_s, not the samples' median fit_level takes
+      // (the same value unless a file was written by other tools).
+      std::vector<Observation> obs;
+      for (std::size_t k = seg.begin; k < seg.end; ++k) {
+        Observation o;
+        o.count = pts[k].point->bytes;
+        o.samples = pts[k].point->samples;
+        if (o.count > 0 && !o.samples.empty()) obs.push_back(std::move(o));
+      }
+      lvl.bandwidth_ci = {lvl.bandwidth, lvl.bandwidth};
+      if (obs.size() == std::size_t(lvl.points)) {
+        const LevelFit f = fit_level(obs, replicates, seed);
+        const double shift = lvl.bandwidth / f.value;
+        lvl.bandwidth_ci = {f.ci.low * shift, f.ci.high * shift};
+      }
       if (caps.empty()) {
         lvl.name = "level " + std::to_string(i + 1);
-      } else if (i + 1 < segments.size() && range[i + 1] == range[i]) {
+      } else if (i + 1 < segments.size() && range[i + 1] == range[i] &&
+                 !(unknown_beyond && range[i] == caps.size())) {
+        // (Beyond the last size of an incomplete list the steps may be levels of their own.)
         lvl.transition = true;
         lvl.name = range[i] == 0 ? "below " + level_name(0)
                                  : level_name(range[i] - 1) + " → " + level_name(range[i]);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/roofline_fit.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {
@@ -11,6 +12,7 @@ namespace ridgeline {
 struct SweepPoint {
   double working_set_bytes;
   double bytes_per_s;
+  const Point* point = nullptr;  // its repetitions give the plateau's interval
 };
 
 // Plateaus: index ranges [begin, end) of the points sorted by working set.
@@ -32,7 +34,8 @@ struct MemoryLevel {
   // transition, "L1 → L2" (the capacity below it and the level it leads to).
   std::string name;
   double min_working_set = 0, max_working_set = 0;
-  double bandwidth = 0;  // robust location of the plateau, byte/s
+  double bandwidth = 0;   // robust location of the plateau, byte/s
+  Interval bandwidth_ci;  // 95 %, from the repetition bootstrap of its points (fit_level)
   int points = 0;
   // A plateau that is not a level of its own: between two capacities, before the plateau that
   // reaches the next one (the lower level still serves part of the set), or one slower than the
@@ -62,6 +65,7 @@ std::string cache_level_holding(const Results& r, const std::string& space, doub
 
 // One sweep per cache probe of this space × dtype (verified, measured points only).
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,
-                                             const std::string& dtype);
+                                             const std::string& dtype, int replicates = 1000,
+                                             std::uint64_t seed = kBootstrapSeed);
 
 }  // namespace ridgeline

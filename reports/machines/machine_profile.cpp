@@ -96,7 +96,71 @@ bool optional_bool(const json& j, const std::string& key, const std::string& fil
   return j.at(key).get<bool>();
 }
 
+// "levels": [{"level": "L1", "bytes_per_clock": 128, "per": "unit", "source": "…"}, {"level":
+// "MALL", "bandwidth": 17.2e12, "source": "…"}]: one limit per level, each with its source.
+std::vector<LevelLimit> read_level_limits(const json& j, const std::string& file) {
+  if (!j.is_array()) throw InputError(file, "levels", "must be an array of objects");
+  std::vector<LevelLimit> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string at = "levels[" + std::to_string(i) + "].";
+    if (!j[i].is_object()) throw InputError(file, at.substr(0, at.size() - 1), "must be an object");
+    LevelLimit l;
+    l.level = require_string(j[i], "level", file, at);
+    const auto& names = level_limit_names();
+    if (std::find(names.begin(), names.end(), l.level) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw InputError(file, at + "level",
+                       "must be one of " + known + " (DRAM is memory.bandwidth)");
+    }
+    for (const auto& seen : out)
+      if (seen.level == l.level)
+        throw InputError(file, at + "level", "gives " + l.level + " a second time");
+    l.source = require_string(j[i], "source", file, at);
+    const bool per_clock = j[i].contains("bytes_per_clock");
+    if (per_clock == j[i].contains("bandwidth"))
+      throw InputError(file, at + "bytes_per_clock",
+                       "give either bytes_per_clock (with per) or bandwidth, not both or neither");
+    if (per_clock) {
+      l.bytes_per_clock = require_positive(j[i], "bytes_per_clock", file, at, 1e9);
+      const std::string per = require_string(j[i], "per", file, at);
+      if (per != "unit" && per != "device")
+        throw InputError(file, at + "per",
+                         "must be unit (an SM, CU or core) or device (the whole chip)");
+      l.per_unit = per == "unit";
+    } else {
+      l.bandwidth = require_positive(j[i], "bandwidth", file, at, kMaxBandwidth);
+    }
+    out.push_back(l);
+  }
+  return out;
+}
+
 }  // namespace
+
+const std::vector<std::string>& level_limit_names() {
+  static const std::vector<std::string> kNames = {"SRAM", "L1", "L2", "L3", "MALL"};
+  return kNames;
+}
+
+double LevelLimit::at(int units, double clock_mhz) const {
+  if (bandwidth > 0) return bandwidth;
+  return bytes_per_clock * (per_unit ? std::max(units, 0) : 1) * clock_mhz * 1e6;
+}
+
+std::string LevelLimit::formula(int units, double clock_mhz) const {
+  if (bandwidth > 0) return "published";
+  return per_unit
+             ? fmt::format("{:g} B/clk × {} units × {:g} MHz", bytes_per_clock, units, clock_mhz)
+             : fmt::format("{:g} B/clk × {:g} MHz", bytes_per_clock, clock_mhz);
+}
+
+const LevelLimit* MachineProfile::level_limit(const std::string& level) const {
+  const std::string name = level.substr(0, level.find(" ("));  // "L3 (LLC)" is L3
+  for (const auto& l : levels)
+    if (l.level == name) return &l;
+  return nullptr;
+}
 
 const std::vector<std::string>& host_isa_names() {
   static const std::vector<std::string> kNames = {"avx512", "avx2", "sve",   "sve-vla",
@@ -191,6 +255,8 @@ MachineProfile load_machine_profile(const std::string& path) {
   m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
   if (mem.contains("l2_bytes"))
     m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.", 1ull << 50);
+  if (j.contains("levels") && !j["levels"].is_null())
+    m.levels = read_level_limits(j["levels"], path);
   const json& peaks = require(j, "peaks", path, "");
   if (!peaks.is_array() || peaks.empty())
     throw InputError(path, "peaks", "must be a non-empty array");

@@ -43,6 +43,24 @@ struct CpuSheetFacts {
 // only ones a CPU sheet may give: a sheet naming another ("avx-512") could never match.
 const std::vector<std::string>& host_isa_names();
 
+// A memory level's physical limit on a sheet (the level the cache sweep or the SRAM probe names):
+// bytes per clock per unit (SM, CU or core) or of the whole device at the sheet's clock, or a
+// bandwidth published as such. DRAM / device memory is the sheet's memory.bandwidth.
+struct LevelLimit {
+  std::string level;           // SRAM | L1 | L2 | L3 | MALL
+  double bytes_per_clock = 0;  // 0 when `bandwidth` is given
+  bool per_unit = true;        // bytes_per_clock of one SM, CU or core (false: the whole device)
+  double bandwidth = 0;        // byte/s as published, else 0
+  std::string source;
+  // byte/s with `units` units at `clock_mhz` (a published bandwidth as it is).
+  double at(int units, double clock_mhz) const;
+  // How `at` is made, for a table: "128 B/clk × 132 units × 1980 MHz".
+  std::string formula(int units, double clock_mhz) const;
+};
+
+// The level names a sheet may give limits for.
+const std::vector<std::string>& level_limit_names();
+
 struct MachineProfile {
   std::string id;  // file stem, e.g. "rtx-4090"
   std::string file;
@@ -60,6 +78,10 @@ struct MachineProfile {
   int compute_units = 0;
   std::optional<CpuSheetFacts> cpu;  // set on CPU sheets only
   std::vector<SpecPeak> peaks;
+  std::vector<LevelLimit> levels;  // in the sheet's order; DRAM is `bandwidth`
+
+  // The limit of a level ("L3" also answers "L3 (LLC)"), if the sheet gives one.
+  const LevelLimit* level_limit(const std::string& level) const;
 
   // The highest dense peak for a dtype, optionally of one unit (its exact name), at one
   // accumulate mode (empty: default_accumulate; entries that name none match any), if the sheet

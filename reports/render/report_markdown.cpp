@@ -9,7 +9,9 @@
 #include "fit/roof_roles.hpp"
 #include "machines/host_match.hpp"
 #include "render/markdown_text.hpp"
+#include "render/pyramid_table.hpp"
 #include "render/roof_tables.hpp"
+#include "render/spec_scope.hpp"
 #include "render/units.hpp"
 
 namespace ridgeline {
@@ -54,32 +56,6 @@ std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b, boo
   return code ? md_code(text) : md_text(text);
 }
 
-// How one space's roofs may be held against a sheet. A host space only against the CPU sheet of
-// the machine it ran on (machines/host_match.hpp: an "AMD EPYC" sheet must not grade a 96-core
-// host, nor a Zen 3 VM with AVX2); a space running fewer threads than the sheet's units gets its
-// share of P, and the sheet's memory bandwidth has no per-thread share.
-struct SpecScope {
-  std::optional<MachineProfile> profile;
-  std::string why_none;   // a host space without a sheet: why, in one line
-  double peak_share = 1;  // the part of the sheet's P this space can reach
-  std::string bandwidth_why_not;
-};
-
-// "no machine sheet matches this host (AMD, avx2, 256-bit, 2 cores, 2 threads;
-// `epyc-zen5-2vcpu` needs avx512, 512-bit vectors)".
-std::string no_sheet_line(const HostFacts& host, const HostMatch& match) {
-  std::string why;
-  for (const auto& miss : match.misses) {
-    why += (why.empty() ? "" : "; ") + md_code(miss.id) + " needs ";
-    for (std::size_t i = 0; i < miss.unmet.size(); ++i)
-      why += (i ? ", " : "") + md_text(miss.unmet[i]);
-  }
-  if (why.empty())
-    why = host.model.empty() ? "the file records no CPU model"
-                             : "no sheet names " + md_code(host.model);
-  return "no machine sheet matches this host (" + md_text(describe_host(host)) + "; " + why + ")";
-}
-
 // What a CPU sheet describes: "host: AMD, avx512, 512-bit vectors, 2 cores, 2 threads".
 std::string cpu_sheet_text(const MachineProfile& profile) {
   const CpuSheetFacts& c = *profile.cpu;
@@ -88,30 +64,6 @@ std::string cpu_sheet_text(const MachineProfile& profile) {
   if (c.cores) text += fmt::format(", {} cores", c.cores);
   if (c.threads) text += fmt::format(", {} threads", c.threads);
   return text;
-}
-
-SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
-                     const std::vector<MachineProfile>& profiles) {
-  SpecScope s;
-  if (is_device_space(f.results, space)) {
-    s.profile = match_machine_profile(f.results.device_name(space), profiles);
-    return s;
-  }
-  const HostFacts host = host_facts(f.results);
-  const HostMatch match = match_host_profile(host, profiles);
-  if (!match.profile) {
-    s.why_none = no_sheet_line(host, match);
-    return s;
-  }
-  s.profile = match.profile;
-  const int units = s.profile->compute_units;
-  const SpaceInfo* info = f.results.find_space(space);
-  const int used = info ? info->concurrency : units;
-  if (used < units) {
-    s.peak_share = double(used) / units;
-    s.bandwidth_why_not = fmt::format("{} of {} units: no sheet figure", used, units);
-  }
-  return s;
 }
 
 // The summary's first table: the roofs, units in the cells and the 95 % interval beside them.
@@ -680,6 +632,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   roofs_and_ceilings(md, files);
   tensor_roofs(md, files, profiles);
   points_above_roofs(md, files);
+  memory_pyramid(md, files, profiles);
   memory_levels(md, files);
   per_probe(md, files);
   not_fitted(md, files);

@@ -231,6 +231,7 @@ Results parse_results(const std::string& text, const std::string& file) {
     res.cpu_cores = to_count(cpu.number("cores", true), 0);
     res.cpu_threads = to_count(cpu.number("threads", true), 0);
     if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
+    res.caches_incomplete = cpu.str("caches_incomplete", false);
     if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
       const json& caches = ctx["cpu"]["caches"];
       if (caches.size() > kMaxContextEntries)

@@ -89,6 +89,9 @@ struct Results {
   int cpu_cores = 0, cpu_threads = 0;
   std::optional<bool> cpu_avx512;
   std::vector<CacheInfo> caches;
+  // context.cpu.caches_incomplete: why `caches` lacks a level the CPU has (an L3 CPUID gave no
+  // trustworthy size for); empty when the list is whole. Sizes beyond the last one are unknown.
+  std::string caches_incomplete;
   std::vector<SpaceInfo> spaces;
   std::vector<Point> points;
   // An MPI job's file (schema 1.2): its size and mode; 0 and "" for a one-process run.

@@ -117,6 +117,44 @@ TEST(MemoryLevels, AHostsLevelsAreItsCachesTimesTheirCopies) {
   EXPECT_EQ(names(r), (std::vector<std::string>{"L1", "L2", "L3 (LLC)", "DRAM"}));
 }
 
+// CPUID's legacy AMD leaves give L1 and L2 only: beyond the L2 the sweep cannot tell an L3 of
+// unknown size from DRAM, and the name says no more.
+TEST(MemoryLevels, BeyondTheLastKnownCacheOfAnIncompleteListIsNotDram) {
+  Results r = sweep({{{8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}, 400e9},
+                     {{256 * KiB, 512 * KiB, 1 * MiB, 2 * MiB}, 150e9},
+                     {{8 * MiB, 16 * MiB}, 90e9},
+                     {{64 * MiB, 128 * MiB}, 40e9}},
+                    std::nullopt, 2);
+  r.caches = {{1, "data", 48 * KiB, 1, 2}, {2, "unified", 1 * MiB, 1, 2}};
+  r.caches_incomplete = "L3 left out";
+  const std::string above = "above L2 (a level without a size, or DRAM)";
+  EXPECT_EQ(names(r), (std::vector<std::string>{"L1", "L2", above, above}));
+  r.caches_incomplete.clear();  // the same list said to be whole: L2 is the LLC, then DRAM
+  EXPECT_EQ(names(r),
+            (std::vector<std::string>{"L1", "L2 (LLC)", "L2 (LLC) → DRAM (transition)", "DRAM"}));
+}
+
+// A plateau's interval comes from its points' repetitions and holds its location.
+TEST(MemoryLevels, APlateauHasAnIntervalFromItsRepetitions) {
+  Results r =
+      sweep({{{8 * KiB, 16 * KiB, 32 * KiB}, 400e9}, {{1 * GiB, 2 * GiB}, 40e9}}, std::nullopt);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> jitter(0.97, 1.03);
+  for (auto& p : r.points) {
+    p.bytes = *p.bytes_per_s * 1e-3;  // 1 ms per call at the plateau's rate
+    for (int i = 0; i < 9; ++i) p.samples.push_back(1e-3 * jitter(rng));
+    p.median_s = 1e-3;
+  }
+  const auto levels = detect_memory_levels(r, "OpenMP", "fp64").front().levels;
+  ASSERT_EQ(levels.size(), 2u);
+  for (const auto& l : levels) {
+    EXPECT_LT(l.bandwidth_ci.low, l.bandwidth_ci.high);
+    EXPECT_TRUE(l.bandwidth_ci.contains(l.bandwidth)) << l.name;
+    EXPECT_GT(l.bandwidth_ci.low, 0.9 * l.bandwidth);
+    EXPECT_LT(l.bandwidth_ci.high, 1.1 * l.bandwidth);
+  }
+}
+
 TEST(MemoryLevels, StepsAreFoundFromTheData) {
   const auto segs = find_plateaus(noisy_steps({{4, 400e9}, {5, 200e9}, {4, 120e9}, {5, 50e9}}, 1));
   ASSERT_EQ(segs.size(), 4u);

@@ -242,6 +242,63 @@ TEST_F(BrokenProfile, CpuSheetFactsNameFileAndField) {
   }
 }
 
+// Level limits: bytes per clock per unit at the sheet's clock, or a published bandwidth.
+TEST(MachineProfile, LevelLimitsScaleWithUnitsAndClock) {
+  const auto h200 = find_machine_profile("h200-sxm", kMachines);
+  const LevelLimit* l1 = h200.level_limit("L1");
+  ASSERT_TRUE(l1);
+  EXPECT_DOUBLE_EQ(l1->at(132, 1980), 128.0 * 132 * 1980e6);  // 33.45 TB/s
+  EXPECT_EQ(l1->formula(132, 1980), "128 B/clk × 132 units × 1980 MHz");
+  EXPECT_FALSE(h200.level_limit("L2"));  // NVIDIA publishes none
+  const auto mi300x = find_machine_profile("mi300x", kMachines);
+  ASSERT_TRUE(mi300x.level_limit("L2"));
+  EXPECT_DOUBLE_EQ(mi300x.level_limit("L2")->at(304, 2100), 16384.0 * 2100e6);  // per device
+  ASSERT_TRUE(mi300x.level_limit("MALL"));
+  EXPECT_DOUBLE_EQ(mi300x.level_limit("MALL")->at(304, 1000), 17.2e12);  // published
+  EXPECT_EQ(mi300x.level_limit("MALL")->formula(304, 2100), "published");
+  const auto zen5 = find_machine_profile("epyc-zen5-2vcpu", kMachines);
+  ASSERT_TRUE(zen5.level_limit("L3 (LLC)"));  // the report's name of the last level
+  EXPECT_DOUBLE_EQ(zen5.level_limit("L3 (LLC)")->at(1, 3100), 32 * 3100e6);
+}
+
+TEST_F(BrokenProfile, LevelLimitsNameFileAndField) {
+  const std::string head =
+      R"({"name":"x","vendor":"NVIDIA","source":"y","clock":{"assumed":"boost","sm_mhz":1},
+          "memory":{"bandwidth":1e9},"peaks":[{"dtype":"fp32","flops":1,"unit":"vector",
+          "dense":true}],)";
+  const std::pair<std::string, std::string> kCases[] = {
+      {R"("levels":{})", "levels: must be an array of objects"},
+      {R"("levels":[5])", "levels[0]: must be an object"},
+      {R"("levels":[{"level":"HBM","bandwidth":1e12,"source":"s"}])",
+       "levels[0].level: must be one of SRAM, L1, L2, L3, MALL (DRAM is memory.bandwidth)"},
+      {R"("levels":[{"level":"L1","bytes_per_clock":128,"per":"unit"}])",
+       "levels[0].source: missing required field"},
+      {R"("levels":[{"level":"L1","bytes_per_clock":128,"bandwidth":1e12,"source":"s"}])",
+       "levels[0].bytes_per_clock: give either bytes_per_clock (with per) or bandwidth, not both "
+       "or neither"},
+      {R"("levels":[{"level":"L1","source":"s"}])",
+       "levels[0].bytes_per_clock: give either bytes_per_clock (with per) or bandwidth, not both "
+       "or neither"},
+      {R"("levels":[{"level":"L1","bytes_per_clock":128,"source":"s"}])",
+       "levels[0].per: missing required field"},
+      {R"("levels":[{"level":"L1","bytes_per_clock":128,"per":"SM","source":"s"}])",
+       "levels[0].per: must be unit (an SM, CU or core) or device (the whole chip)"},
+      {R"("levels":[{"level":"L1","bytes_per_clock":-1,"per":"unit","source":"s"}])",
+       "levels[0].bytes_per_clock: must be a number in (0, 1e+09]"},
+      {R"("levels":[{"level":"L2","bandwidth":1e12,"source":"s"},
+                    {"level":"L2","bandwidth":2e12,"source":"s"}])",
+       "levels[1].level: gives L2 a second time"}};
+  for (const auto& [levels, error] : kCases) {
+    const auto path = write(head + levels + "}");
+    try {
+      load_machine_profile(path);
+      ADD_FAILURE() << "expected InputError for " << levels;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": " + error);
+    }
+  }
+}
+
 TEST_F(BrokenProfile, CalcWithBrokenProfileFailsWithOneLine) {
   const auto path =
       write(R"({"name":"x","vendor":"v","source":"y","clock":{"assumed":"boost","sm_mhz":1},

@@ -1,0 +1,167 @@
+#include "render/pyramid_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "fit/roof_roles.hpp"
+#include "render/markdown_text.hpp"
+#include "render/spec_scope.hpp"
+#include "render/units.hpp"
+
+namespace ridgeline {
+namespace {
+
+// One tier of the pyramid as measured: the best of what every dtype and probe saw there.
+struct Tier {
+  std::string level;     // SRAM, L1, L2, L3 (LLC), MALL, level k, DRAM, device memory
+  std::string capacity;  // "48 KiB", "– (not recorded)"
+  double bandwidth = 0;
+  Interval ci;
+  std::string from;  // "cache_read fp64"
+  bool measured = false;
+};
+
+void keep_best(Tier& t, double bandwidth, const Interval& ci, std::string from) {
+  if (t.measured && bandwidth <= t.bandwidth) return;
+  t.bandwidth = bandwidth, t.ci = ci, t.from = std::move(from), t.measured = true;
+}
+
+// SRAM: the fastest verified scratch point of any dtype, its interval the bootstrap of its
+// median (fit_envelope of one point is the repetition bootstrap of that point).
+std::optional<Tier> sram_tier(const FileAnalysis& f, const std::string& space) {
+  Tier t;
+  t.level = "SRAM";
+  for (const auto& g : f.groups) {
+    if (g.fit.space != space) continue;
+    for (const Point* p : f.points_of(g.fit.space, g.fit.dtype)) {
+      if ((p->probe != "sram_read" && p->probe != "sram_update") || !p->measured() ||
+          !p->verified || !p->bytes_per_s)
+        continue;
+      if (t.measured && *p->bytes_per_s <= t.bandwidth) continue;
+      Observation o;
+      o.count = p->bytes;
+      o.samples = p->samples;
+      const Interval ci = fit_envelope({o}).ci;
+      keep_best(t, *p->bytes_per_s, ci, p->probe + " " + p->dtype);
+      t.capacity = format_size_bytes(p->working_set_bytes) + " per team";
+    }
+  }
+  if (!t.measured) return std::nullopt;
+  return t;
+}
+
+// The caches named from the context's capacities, each with the best plateau named exactly it
+// (transitions and plateaus spanning several capacities are not a level's bandwidth); without
+// capacities the plateaus as the sweep numbered them.
+std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
+  std::vector<Tier> tiers;
+  for (const auto& c : cache_capacities(f.results, space))
+    tiers.push_back({c.name, format_size_bytes(c.bytes), 0, {}, {}, false});
+  const bool numbered = tiers.empty();
+  for (const auto& g : f.groups) {
+    if (g.fit.space != space) continue;
+    for (const auto& sweep : g.levels)
+      for (const auto& l : sweep.levels) {
+        if (l.transition) continue;
+        auto it = std::find_if(tiers.begin(), tiers.end(),
+                               [&l](const Tier& t) { return t.level == l.name; });
+        if (it == tiers.end()) {
+          if (!numbered || l.name.rfind("level ", 0) != 0) continue;
+          tiers.push_back({l.name, "– (not recorded)", 0, {}, {}, false});
+          it = tiers.end() - 1;
+        }
+        keep_best(*it, l.bandwidth, l.bandwidth_ci, sweep.probe + " " + g.fit.dtype);
+      }
+  }
+  std::stable_sort(tiers.begin(), tiers.end(), [numbered](const Tier& a, const Tier& b) {
+    return numbered && a.level < b.level;  // "level 1" < "level 2" (fewer than 10 levels)
+  });
+  return tiers;
+}
+
+// Memory: the fitted B (the envelope of the DRAM-sized mixes), the best over dtypes.
+std::optional<Tier> memory_tier(const FileAnalysis& f, const std::string& space) {
+  Tier t;
+  t.level = is_device_space(f.results, space) ? "device memory" : "DRAM";
+  t.capacity = "–";
+  for (const auto& g : f.groups)
+    if (g.fit.space == space && g.fit.fit)
+      keep_best(t, g.fit.fit->estimate.roof.bandwidth, g.fit.fit->bandwidth_ci,
+                "B, " + g.fit.dtype);
+  if (!t.measured) return std::nullopt;
+  return t;
+}
+
+}  // namespace
+
+void memory_pyramid(std::string& md, const std::vector<FileAnalysis>& files,
+                    const std::vector<MachineProfile>& profiles) {
+  std::string rows;
+  for (const auto& f : files) {
+    std::vector<std::string> spaces;
+    for (const auto& g : f.groups)
+      if (std::find(spaces.begin(), spaces.end(), g.fit.space) == spaces.end())
+        spaces.push_back(g.fit.space);
+    for (const auto& space : spaces) {
+      std::vector<Tier> tiers;
+      if (auto s = sram_tier(f, space)) tiers.push_back(*s);
+      for (auto& t : cache_tiers(f, space)) tiers.push_back(std::move(t));
+      const auto memory = memory_tier(f, space);
+      if (memory) tiers.push_back(*memory);
+      if (tiers.size() < 2) continue;  // a pyramid needs more than one tier
+      const SpecScope scope = spec_scope(f, space, profiles);
+      const bool device = is_device_space(f.results, space);
+      for (const auto& t : tiers) {
+        std::string limit = scope.profile ? "not on sheet" : "no sheet", ratio = "–";
+        double limit_bps = 0;
+        if (scope.profile) {
+          const MachineProfile& sheet = *scope.profile;
+          if (memory && &t == &tiers.back()) {
+            if (scope.bandwidth_why_not.empty()) {
+              limit_bps = sheet.bandwidth;
+              limit = format_bytes_per_s(limit_bps) + " (memory.bandwidth)";
+            } else {
+              limit = md_text(scope.bandwidth_why_not);
+            }
+          } else {
+            // A host's SRAM is a buffer that stays in L1d: its limit is the L1's.
+            const LevelLimit* l = sheet.level_limit(t.level);
+            if (!l && t.level == "SRAM" && !device) l = sheet.level_limit("L1");
+            if (l) {
+              limit_bps = l->at(scope.units, sheet.clock_mhz);
+              limit = format_bytes_per_s(limit_bps) + " (" +
+                      md_text(l->formula(scope.units, sheet.clock_mhz)) + ")";
+            }
+          }
+        }
+        std::string measured = "not seen in the sweep";
+        if (t.measured) {
+          measured = format_bytes_with_ci(t.bandwidth, t.ci);
+          if (limit_bps > 0)
+            ratio = fmt::format("{} [{}, {}]", pct(t.bandwidth / limit_bps),
+                                pct(t.ci.low / limit_bps), pct(t.ci.high / limit_bps));
+        }
+        rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_text(f.label),
+                            md_text(space), md_text(t.level), md_text(t.capacity), measured,
+                            t.measured ? md_text(t.from) : "–", limit, ratio);
+      }
+    }
+  }
+  if (rows.empty()) return;
+  md +=
+      "## Memory pyramid\n\n"
+      "Each level's best measured bandwidth, fastest first: SRAM from the scratch probes (the "
+      "fastest verified point), the caches from the cache sweep's plateaus that are a level of "
+      "their own (the best over dtypes and probes, with the 95 % interval of the plateau's "
+      "location), and memory as the fitted B. The limit is the machine sheet's physical figure "
+      "for the level: bytes per clock × the units the space runs on × the sheet's clock, or a "
+      "published bandwidth; a level whose sheet gives none says so. A ratio above 100 % means the "
+      "limit (or the clock it assumes) is wrong.\n\n"
+      "| file | space | level | capacity | measured (95 % interval) | from | limit | ratio |\n"
+      "|---|---|---|---|---|---|---|---|\n" +
+      rows + "\n";
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,62 @@
+#include "render/spec_scope.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "fit/roof_roles.hpp"
+#include "machines/host_match.hpp"
+#include "render/markdown_text.hpp"
+
+namespace ridgeline {
+namespace {
+
+// "no machine sheet matches this host (AMD, avx2, 256-bit, 2 cores, 2 threads;
+// `epyc-zen5-2vcpu` needs avx512, 512-bit vectors)".
+std::string no_sheet_line(const HostFacts& host, const HostMatch& match) {
+  std::string why;
+  for (const auto& miss : match.misses) {
+    why += (why.empty() ? "" : "; ") + md_code(miss.id) + " needs ";
+    for (std::size_t i = 0; i < miss.unmet.size(); ++i)
+      why += (i ? ", " : "") + md_text(miss.unmet[i]);
+  }
+  if (why.empty())
+    why = host.model.empty() ? "the file records no CPU model"
+                             : "no sheet names " + md_code(host.model);
+  return "no machine sheet matches this host (" + md_text(describe_host(host)) + "; " + why + ")";
+}
+
+}  // namespace
+
+SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
+                     const std::vector<MachineProfile>& profiles) {
+  SpecScope s;
+  if (is_device_space(f.results, space)) {
+    s.profile = match_machine_profile(f.results.device_name(space), profiles);
+    // The device's own SM (CU) count where the file records it: a cut-down part matched by a
+    // family's sheet has fewer.
+    const SpaceInfo* info = f.results.find_space(space);
+    if (s.profile)
+      s.units = info && info->device && info->device->units > 0 ? info->device->units
+                                                                : s.profile->compute_units;
+    return s;
+  }
+  const HostFacts host = host_facts(f.results);
+  const HostMatch match = match_host_profile(host, profiles);
+  if (!match.profile) {
+    s.why_none = no_sheet_line(host, match);
+    return s;
+  }
+  s.profile = match.profile;
+  const int units = s.profile->compute_units;
+  const SpaceInfo* info = f.results.find_space(space);
+  const int used = info ? info->concurrency : units;
+  s.units = std::min(used, units);
+  if (used < units) {
+    s.peak_share = double(used) / units;
+    s.bandwidth_why_not = fmt::format("{} of {} units: no sheet figure", used, units);
+  }
+  return s;
+}
+
+}  // namespace ridgeline

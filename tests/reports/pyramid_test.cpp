@@ -1,0 +1,72 @@
+// The report's memory pyramid on the committed H200 run: each level against its sheet's limit.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "fit/analysis.hpp"
+#include "machines/machine_profile.hpp"
+#include "render/markdown_text.hpp"
+#include "render/pyramid_table.hpp"
+
+namespace ridgeline {
+namespace {
+
+const std::string kSource = RIDGELINE_SOURCE_DIR;
+
+// The H200 sample, its context given the L1 that files since schema 1.3 record (the run itself
+// predates it) and, where asked, another device name.
+std::vector<FileAnalysis> h200(double l1_bytes, const std::string& name = "NVIDIA H200") {
+  nlohmann::json doc;
+  std::ifstream(kSource + "/reports/samples/h200/results.json") >> doc;
+  for (auto& s : doc["context"]["spaces"])
+    if (s["name"] == "Cuda") {
+      if (l1_bytes > 0) s["device"]["l1_per_unit_bytes"] = l1_bytes;
+      s["device"]["name"] = name;
+    }
+  std::vector<FileAnalysis> files;
+  files.push_back(analyze(parse_results(doc.dump(), "h200.json"), 200));
+  return files;
+}
+
+std::string row_of(const std::string& md, const std::string& level) {
+  const auto at = md.find("| h200.json | Cuda | " + level + " |");
+  if (at == std::string::npos) return {};
+  return md.substr(at, md.find('\n', at) - at);
+}
+
+TEST(MemoryPyramid, EachLevelAgainstItsSheetLimitWithTheRatio) {
+  const auto files = h200(256 * 1024);
+  const auto sheets = load_machine_profiles(kSource + "/profiles/machines");
+  std::string md;
+  memory_pyramid(md, files, sheets);
+  ASSERT_NE(md.find("## Memory pyramid"), std::string::npos) << md;
+  // L1: its plateau against 128 B/clk × 132 SMs × 1980 MHz.
+  double l1 = 0;
+  for (const auto& g : files[0].groups)
+    for (const auto& sweep : g.levels)
+      for (const auto& l : sweep.levels)
+        if (l.name == "L1" && !l.transition) l1 = std::max(l1, l.bandwidth);
+  ASSERT_GT(l1, 0);
+  const std::string l1_row = row_of(md, "L1");
+  EXPECT_NE(l1_row.find("| 256 KiB |"), std::string::npos) << l1_row;
+  EXPECT_NE(l1_row.find("128 B/clk × 132 units × 1980 MHz"), std::string::npos) << l1_row;
+  EXPECT_NE(l1_row.find(pct(l1 / (128.0 * 132 * 1980e6))), std::string::npos) << l1_row;
+  // The L2 has no published limit; device memory is the fitted B against memory.bandwidth.
+  EXPECT_NE(row_of(md, "L2").find("not on sheet"), std::string::npos) << md;
+  const std::string memory = row_of(md, "device memory");
+  EXPECT_NE(memory.find("(memory.bandwidth)"), std::string::npos) << memory;
+  EXPECT_EQ(row_of(md, "SRAM"), "");  // this run had no scratch probe: no row, nothing made up
+}
+
+TEST(MemoryPyramid, ADeviceWithoutASheetHasNoLimits) {
+  const auto files = h200(256 * 1024, "Some GPU");
+  std::string md;
+  memory_pyramid(md, files, load_machine_profiles(kSource + "/profiles/machines"));
+  const std::string l1_row = row_of(md, "L1");
+  ASSERT_FALSE(l1_row.empty()) << md;
+  EXPECT_NE(l1_row.find("| no sheet | – |"), std::string::npos) << l1_row;
+}
+
+}  // namespace
+}  // namespace ridgeline
