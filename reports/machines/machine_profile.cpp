@@ -150,9 +150,9 @@ double LevelLimit::at(int units, double clock_mhz) const {
 
 std::string LevelLimit::formula(int units, double clock_mhz) const {
   if (bandwidth > 0) return "published";
-  return per_unit
-             ? fmt::format("{:g} B/clk × {} units × {:g} MHz", bytes_per_clock, units, clock_mhz)
-             : fmt::format("{:g} B/clk × {:g} MHz", bytes_per_clock, clock_mhz);
+  return per_unit ? fmt::format("{:g} B/clk × {} unit{} × {:g} MHz", bytes_per_clock, units,
+                                units == 1 ? "" : "s", clock_mhz)
+                  : fmt::format("{:g} B/clk × {:g} MHz", bytes_per_clock, clock_mhz);
 }
 
 const LevelLimit* MachineProfile::level_limit(const std::string& level) const {
