@@ -1,7 +1,9 @@
-// An independent reference for ridgeline's host probes: hand-written AVX-512 intrinsics and
-// OpenMP, no Kokkos. Prints one line per kernel, "<kernel> <median> <best> <unit>", the median
+// An independent reference for ridgeline's host probes: hand-written vector intrinsics and
+// OpenMP, no Kokkos, for the widest ISA the compiler targets (-march=native): AVX-512 (16 zmm FMA
+// chains) or AVX2 with FMA (12 ymm chains, which with the two constants fit the 16 registers).
+// Prints "isa <name>", then one line per kernel, "<kernel> <median> <best> <unit>", the median
 // and the best of the timed runs (compare like with like: median with median, best with best).
-//   peak_fp64 / peak_fp32: 16 independent zmm FMA chains per thread, register-only
+//   peak_fp64 / peak_fp32: independent FMA chains per thread, register-only
 //   update_inplace: x[i] = x[i]*a + b over one array, in place (ERT's kernel): 16 bytes per
 //                   element, read and written back, so counted bytes are moved bytes
 //   triad_nt:       a[i] = b[i] + q*c[i] with non-temporal stores: 24 bytes per element, no
@@ -10,7 +12,7 @@
 //   read4:          sum of r[i] with 4 accumulators: 8 bytes per element
 // Working sets: argv[1] bytes for each kernel, split like ridgeline's probes (one array for update
 // and read, three for the triads).
-// Build: g++ -O3 -march=native -fopenmp avx512_reference.cpp -o avx512_reference
+// Build: g++ -O3 -march=native -fopenmp host_reference.cpp -o host_reference
 #include <immintrin.h>
 #include <omp.h>
 
@@ -21,6 +23,54 @@
 #include <vector>
 
 namespace {
+
+#if defined(__AVX512F__)
+constexpr const char* kIsa = "avx512";
+constexpr int kChains = 16;
+using vd = __m512d;
+using vs = __m512;
+inline vd set1(double x) { return _mm512_set1_pd(x); }
+inline vs set1(float x) { return _mm512_set1_ps(x); }
+inline vd fma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
+inline vs fma(vs a, vs b, vs c) { return _mm512_fmadd_ps(a, b, c); }
+inline vd load(const double* p) { return _mm512_load_pd(p); }
+inline void store(double* p, vd v) { _mm512_store_pd(p, v); }
+inline void stream(double* p, vd v) { _mm512_stream_pd(p, v); }
+inline vd add(vd a, vd b) { return _mm512_add_pd(a, b); }
+inline vd zero() { return _mm512_setzero_pd(); }
+inline double sum(vd v) { return _mm512_reduce_add_pd(v); }
+inline float sum(vs v) { return _mm512_reduce_add_ps(v); }
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr const char* kIsa = "avx2";
+constexpr int kChains = 12;
+using vd = __m256d;
+using vs = __m256;
+inline vd set1(double x) { return _mm256_set1_pd(x); }
+inline vs set1(float x) { return _mm256_set1_ps(x); }
+inline vd fma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
+inline vs fma(vs a, vs b, vs c) { return _mm256_fmadd_ps(a, b, c); }
+inline vd load(const double* p) { return _mm256_load_pd(p); }
+inline void store(double* p, vd v) { _mm256_store_pd(p, v); }
+inline void stream(double* p, vd v) { _mm256_stream_pd(p, v); }
+inline vd add(vd a, vd b) { return _mm256_add_pd(a, b); }
+inline vd zero() { return _mm256_setzero_pd(); }
+inline double sum(vd v) {
+  alignas(32) double x[4];
+  _mm256_store_pd(x, v);
+  return x[0] + x[1] + x[2] + x[3];
+}
+inline float sum(vs v) {
+  alignas(32) float x[8];
+  _mm256_store_ps(x, v);
+  float s = 0;
+  for (float e : x) s += e;
+  return s;
+}
+#else
+#error "host_reference needs AVX-512 or AVX2 with FMA (-march=native on such a CPU)"
+#endif
+// Elements per vector.
+constexpr int kLanesD = sizeof(vd) / sizeof(double), kLanesS = sizeof(vs) / sizeof(float);
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -57,12 +107,12 @@ double peak_fp64(long steps) {
   double total = 0;
 #pragma omp parallel reduction(+ : total)
   {
-    __m512d v[16];
-    for (int c = 0; c < 16; ++c) v[c] = _mm512_set1_pd(0.25 + c / 64.0 + omp_get_thread_num());
-    const __m512d a = _mm512_set1_pd(1.0 - 1.0 / 65536), b = _mm512_set1_pd(1.0 / 65536);
+    vd v[kChains];
+    for (int c = 0; c < kChains; ++c) v[c] = set1(0.25 + c / 64.0 + omp_get_thread_num());
+    const vd a = set1(1.0 - 1.0 / 65536), b = set1(1.0 / 65536);
     for (long s = 0; s < steps; ++s)
-      for (int c = 0; c < 16; ++c) v[c] = _mm512_fmadd_pd(v[c], a, b);
-    for (int c = 0; c < 16; ++c) total += _mm512_reduce_add_pd(v[c]);
+      for (int c = 0; c < kChains; ++c) v[c] = fma(v[c], a, b);
+    for (int c = 0; c < kChains; ++c) total += sum(v[c]);
   }
   return total;
 }
@@ -71,12 +121,12 @@ float peak_fp32(long steps) {
   float total = 0;
 #pragma omp parallel reduction(+ : total)
   {
-    __m512 v[16];
-    for (int c = 0; c < 16; ++c) v[c] = _mm512_set1_ps(0.25f + c / 64.0f + omp_get_thread_num());
-    const __m512 a = _mm512_set1_ps(1.0f - 1.0f / 65536), b = _mm512_set1_ps(1.0f / 65536);
+    vs v[kChains];
+    for (int c = 0; c < kChains; ++c) v[c] = set1(0.25f + c / 64.0f + omp_get_thread_num());
+    const vs a = set1(1.0f - 1.0f / 65536), b = set1(1.0f / 65536);
     for (long s = 0; s < steps; ++s)
-      for (int c = 0; c < 16; ++c) v[c] = _mm512_fmadd_ps(v[c], a, b);
-    for (int c = 0; c < 16; ++c) total += _mm512_reduce_add_ps(v[c]);
+      for (int c = 0; c < kChains; ++c) v[c] = fma(v[c], a, b);
+    for (int c = 0; c < kChains; ++c) total += sum(v[c]);
   }
   return total;
 }
@@ -89,10 +139,11 @@ int main(int argc, char** argv) {
   const int threads = omp_get_max_threads();
   const long steps = 1L << 22;
 
+  std::printf("isa %s\n", kIsa);
   Times t = time_runs([&] { sink = peak_fp64(steps); }, runs);
-  print("peak_fp64", threads * steps * 16.0 * 8 * 2, t, "GFLOP/s");
+  print("peak_fp64", threads * steps * double(kChains) * kLanesD * 2, t, "GFLOP/s");
   t = time_runs([&] { sink = peak_fp32(steps); }, runs);
-  print("peak_fp32", threads * steps * 16.0 * 16 * 2, t, "GFLOP/s");
+  print("peak_fp32", threads * steps * double(kChains) * kLanesS * 2, t, "GFLOP/s");
 
   // In place: one array; each thread updates its contiguous share (first touch the same way).
   const long n = bytes / 8 / 64 * 64;
@@ -106,10 +157,9 @@ int main(int argc, char** argv) {
 #pragma omp parallel
         {
           double* const p = x;
-          const __m512d a = _mm512_set1_pd(1.0 - 1.0 / 65536), b = _mm512_set1_pd(1.0 / 65536);
+          const vd a = set1(1.0 - 1.0 / 65536), b = set1(1.0 / 65536);
 #pragma omp for schedule(static)
-          for (long i = 0; i < n; i += 8)
-            _mm512_store_pd(p + i, _mm512_fmadd_pd(_mm512_load_pd(p + i), a, b));
+          for (long i = 0; i < n; i += kLanesD) store(p + i, fma(load(p + i), a, b));
         }
       },
       runs);
@@ -123,13 +173,12 @@ int main(int argc, char** argv) {
         {
           const long per = n / omp_get_num_threads() / 32 * 32;
           const long begin = per * omp_get_thread_num();
-          __m512d acc[4];
-          for (int k = 0; k < 4; ++k) acc[k] = _mm512_setzero_pd();
-          for (long i = begin; i < begin + per; i += 32)
-            for (int k = 0; k < 4; ++k)
-              acc[k] = _mm512_add_pd(acc[k], _mm512_load_pd(x + i + 8 * k));
-          for (int k = 1; k < 4; ++k) acc[0] = _mm512_add_pd(acc[0], acc[k]);
-          s += _mm512_reduce_add_pd(acc[0]);
+          vd acc[4];
+          for (int k = 0; k < 4; ++k) acc[k] = zero();
+          for (long i = begin; i < begin + per; i += 4 * kLanesD)
+            for (int k = 0; k < 4; ++k) acc[k] = add(acc[k], load(x + i + kLanesD * k));
+          for (int k = 1; k < 4; ++k) acc[0] = add(acc[0], acc[k]);
+          s += sum(acc[0]);
         }
         sink = s;
       },
@@ -154,11 +203,9 @@ int main(int argc, char** argv) {
         {
           double* const a = ta;
           const double *const b = tb, *const c = tc;
-          const __m512d q = _mm512_set1_pd(0.375);
+          const vd q = set1(0.375);
 #pragma omp for schedule(static) nowait
-          for (long i = 0; i < m; i += 8)
-            _mm512_stream_pd(a + i,
-                             _mm512_fmadd_pd(q, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+          for (long i = 0; i < m; i += kLanesD) stream(a + i, fma(q, load(c + i), load(b + i)));
           _mm_sfence();  // each thread's streaming stores complete before the call ends
         }
       },
@@ -170,11 +217,9 @@ int main(int argc, char** argv) {
         {
           double* const a = ta;
           const double *const b = tb, *const c = tc;
-          const __m512d q = _mm512_set1_pd(0.375);
+          const vd q = set1(0.375);
 #pragma omp for schedule(static)
-          for (long i = 0; i < m; i += 8)
-            _mm512_store_pd(a + i,
-                            _mm512_fmadd_pd(q, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+          for (long i = 0; i < m; i += kLanesD) store(a + i, fma(q, load(c + i), load(b + i)));
         }
       },
       runs);
