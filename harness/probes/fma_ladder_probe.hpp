@@ -151,10 +151,10 @@ class FmaLadderProbe final : public Probe {
     } else {
       T v[C];
       for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(in[l.index(item, j0 + c)], a, b);
-      // Unrolled 16x on devices, as the peak loop: left to itself, clang unrolls the K - 2 steps
+      // Unrolled 16x on devices: left to itself, clang unrolls the K - 2 steps
       // by the largest small factor of K - 2, so K = 64, 256, 4096 (62 = 2·31, ...) got 2x (16
       // FMAs in 20 instructions on gfx90a) and K = 1024, 8192 14x (112 in 116).
-      RIDGELINE_DEVICE_UNROLL
+      RIDGELINE_DEVICE_UNROLL(16)
       for (int k = 2; k < K; ++k)
         for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(v[c], a, b);
       if constexpr (K == 1) {
