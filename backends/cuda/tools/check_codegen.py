@@ -11,7 +11,8 @@ hottest loop's instructions, local-memory (spill) instructions, and registers (f
 log). It exits 1 if any of these fails:
   - a streaming kernel issues fewer loads before its first store than a thread's chunk holds
     (8 elements per input array): each thread must have its whole chunk in flight;
-  - a peak kernel's hottest loop is under 95 % FMA instructions (loop overhead caps the peak);
+  - a peak kernel's hottest loop is under 99 % FMA instructions (loop overhead caps the peak:
+    128 FFMA in 132 instructions was a 97 % cap);
   - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
 """
 import argparse
@@ -31,6 +32,7 @@ WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access
 
 STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
 LOADS_PER_CHUNK = {'copy': 8, 'scale': 8, 'add': 16, 'triad': 16, 'dot': 16, 'read': 8, 'fill': 0}
+PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 
 
@@ -153,8 +155,8 @@ def main():
                            f'loads before first store {a["loads_before_store"]} < {need}'))
         share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
         if kind == 'peak':
-            checks.append((share is not None and share >= 0.95,
-                           f'hot loop FMA share {share if share is None else round(share, 3)} < 0.95'))
+            checks.append((share is not None and share >= PEAK_FMA_SHARE,
+                           f'hot loop FMA share {share if share is None else round(share, 3)} < {PEAK_FMA_SHARE}'))
         checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
         failed = [msg for ok, msg in checks if not ok]
         failures += [f'{label}: {m}' for m in failed]
