@@ -42,10 +42,11 @@ struct BlockLayout {
 // pure function of its fields: tests/harness/grid_stride_test.cpp runs it on the host.
 template <std::size_t V, std::size_t U>
 struct GridStride {
-  static constexpr std::size_t kVector = V;  // elements per 16-byte access
-  static constexpr std::size_t kRound = U;   // vectors in flight per thread and array
-  std::size_t n = 0;                         // elements
-  std::size_t threads = 1;                   // R
+  static constexpr std::size_t kVector = V;      // elements per 16-byte access
+  static constexpr std::size_t kRound = U;       // vectors in flight per thread and array
+  static constexpr std::size_t kReduceRows = 2;  // reductions: accumulator vectors per thread
+  std::size_t n = 0;                             // elements
+  std::size_t threads = 1;                       // R
 
   KOKKOS_INLINE_FUNCTION std::size_t vectors() const { return n / V; }
   KOKKOS_INLINE_FUNCTION std::size_t tail() const { return n % V; }

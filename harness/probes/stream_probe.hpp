@@ -175,7 +175,7 @@ class StreamProbe final : public Probe {
     }
     if (kernel.reduces)
       info_.params["accumulators"] =
-          GridLayout ? Grid::kRound * Grid::kVector : LaunchShape<Space>::template lanes<T>();
+          GridLayout ? Grid::kReduceRows * Grid::kVector : LaunchShape<Space>::template lanes<T>();
     info_.params.update(LaunchShape<Space>::isa_json());
     info_.name =
         point_name(info_.probe, info_.space, info_.dtype,

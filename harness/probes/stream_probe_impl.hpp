@@ -152,12 +152,12 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, 
   }
 }
 
-// N vectors of read or dot into the accumulators acc[u][lane] (u < N <= M).
+// N vectors of read or dot into the accumulators acc[u mod M][lane].
 template <StreamOp Op, class T, std::size_t N, std::size_t M, std::size_t L>
 KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)[M][L],
                                                 const std::size_t (&first)[N]) {
   using Vec = Vector16<T>;
-  static_assert(N <= M && L == Vec::kLanes, "one accumulator per lane of each vector");
+  static_assert(L == Vec::kLanes, "one accumulator per lane of a vector");
   [[maybe_unused]] Vec ra[N], rb[N];
   for (std::size_t u = 0; u < N; ++u) {
     ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
@@ -166,9 +166,9 @@ KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)
   for (std::size_t u = 0; u < N; ++u)
     for (std::size_t j = 0; j < L; ++j) {
       if constexpr (Op == StreamOp::kDot)
-        acc[u][j] = compat::fma(ra[u].lane[j], rb[u].lane[j], acc[u][j]);
+        acc[u % M][j] = compat::fma(ra[u].lane[j], rb[u].lane[j], acc[u % M][j]);
       else
-        acc[u][j] += ra[u].lane[j];
+        acc[u % M][j] += ra[u].lane[j];
     }
 }
 
@@ -178,7 +178,7 @@ KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)
 template <class Space, class T, bool G>
 template <StreamOp Op>
 void StreamProbe<Space, T, G>::run_device_op() {
-  constexpr std::size_t U = Grid::kRound, V = Grid::kVector;
+  constexpr std::size_t U = Grid::kRound, V = Grid::kVector, kReduceRows = Grid::kReduceRows;
   const Grid g = grid_;
   const DeviceSweep sweep = sweep_;
   const std::size_t vectors = g.vectors();
@@ -193,12 +193,13 @@ void StreamProbe<Space, T, G>::run_device_op() {
     // Kokkos' reduction with 256-thread blocks and at most 64 registers (4 blocks, 1024 threads
     // per SM on sm_90; a cap at 32 registers spilled the fp64 dot to local memory on the first
     // H200 run: 35 LDL/STL, 0.85 of the device copy). Kokkos fixes the reduction's own grid and
-    // folds several of the R logical threads into one when R exceeds it.
+    // folds several of the R logical threads into one when R exceeds it. Two rows of V
+    // accumulators: one per loaded vector (4 rows) spilled the fp32 dot on sm_90 (8 LDL/STL).
     const Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>> threads(0, sweep.threads);
     Kokkos::parallel_reduce(
         kernel_label(), threads,
         KOKKOS_LAMBDA(const std::size_t t, T& total) {
-          T acc[U][V] = {};
+          T acc[kReduceRows][V] = {};
           std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
             g.pass(
@@ -215,8 +216,8 @@ void StreamProbe<Space, T, G>::run_device_op() {
             offset += sweep.rotation;
             if (offset >= vectors) offset -= vectors;
           }
-          for (std::size_t u = 0; u < U; ++u)
-            for (std::size_t j = 0; j < V; ++j) total += acc[u][j];
+          for (std::size_t r = 0; r < kReduceRows; ++r)
+            for (std::size_t j = 0; j < V; ++j) total += acc[r][j];
         },
         result_);
   } else {
@@ -276,7 +277,8 @@ Verification StreamProbe<Space, T, G>::verify() {
     const double chain =
         G ? double(passes_) *
                     (double(sweep_.span) / double(std::max<std::size_t>(sweep_.threads, 1)) + 2) +
-                std::ceil(double(sweep_.threads) / 1024) + double(Grid::kRound * Grid::kVector) + 64
+                std::ceil(double(sweep_.threads) / 1024) +
+                double(Grid::kReduceRows * Grid::kVector) + 64
           : double(layout_.per_item) * passes_ / W + W + double(layout_.items);
     const long double tol = chain * epsilon<T>() * std::fabs(gold);
     if (!(std::fabs(result - gold) <= tol))
