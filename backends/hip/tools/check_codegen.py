@@ -11,8 +11,9 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
 (of its vector ALU instructions and of all its instructions). It exits 1 if any of these fails:
   - any probe kernel uses scratch (private segment), spills VGPRs/SGPRs, or holds AGPRs (in a
     kernel without matrix instructions AGPRs are where registers spill to on gfx90a/gfx942);
-  - a streaming kernel waits for memory before a thread's round is in flight (4 vectors of 16
-    bytes per input array: 64 bytes each), or splits an element into narrower loads;
+  - a streaming kernel's rounds (its loop with the most 16-byte loads) wait for memory before a
+    thread's round is in flight (4 vectors of 16 bytes per input array: 64 bytes each), or it
+    splits an element into narrower loads;
   - a peak kernel's hot loop, or the hot loop of a ladder rung with K >= 64, is under 95 % FMA
     of its vector ALU instructions or under 90 % of all its instructions: a literal that forces
     `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x spends a fifth of its
@@ -166,9 +167,18 @@ def analyse(symbol, body):
             best = {'fma': fmas, 'valu': valu, 'len': len(own),
                     'fmac': sum(op.startswith('v_fmac') for op in own),
                     'mov': sum(op.startswith(('v_mov', 'v_pk_mov')) for op in own)}
+    # A stream's rounds: the loop with the most 16-byte loads, and the bytes it loads before its
+    # first vmcnt wait (the tail and leftover code may come first in the function). Without such
+    # a loop, the function from its start.
+    def wide_loads(t, i):
+        return sum(1 for j in range(t, i + 1) if loads[j] and LOAD_BYTES.get(loads[j].group(2)) == 16)
+    hot = max(loops, key=lambda l: wide_loads(*l), default=None)
+    start, end = hot if hot and wide_loads(*hot) else (0, len(body) - 1)
+    wait = next((j for j in range(start, end + 1)
+                 if body[j][1] == 's_waitcnt' and VMCNT_WAIT.search(body[j][2])), end + 1)
     return {
         'loads_before_wait': sum(1 for m in loads[:first_wait] if m),
-        'bytes_before_wait': sum(LOAD_BYTES.get(m.group(2), 0) for m in loads[:first_wait] if m),
+        'bytes_before_wait': sum(LOAD_BYTES.get(m.group(2), 0) for m in loads[start:wait] if m),
         'loads': sum(1 for m in loads if m),
         'stores': sum(1 for op in ops if GLOBAL_STORE.match(op)),
         'widths': dict(widths),
