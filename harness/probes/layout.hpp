@@ -149,8 +149,18 @@ struct LaunchShape {
   // with U = 4 vectors (64 bytes) per array in flight: 64 KiB per SM and array, as the fp32 dot
   // that reached 4.42 TB/s on the H200.
   static constexpr std::size_t kStreamRound = 4;
-  using StreamPolicy = Kokkos::RangePolicy<
-      Space, Kokkos::LaunchBounds<kIsDeviceSpace<Space> ? 128 : 0, kIsDeviceSpace<Space> ? 8 : 0>>;
+  // The second launch bound: CUDA reads it as blocks per SM, HIP as waves per SIMD (4 SIMDs per
+  // CU): 4 waves per SIMD are the same 1024 threads per CU, with up to 128 VGPRs (8 capped them at
+  // 64 and spilled add/triad fp64 on gfx90a).
+#if defined(KOKKOS_ENABLE_HIP)
+  static constexpr unsigned kStreamMinBlocks = 4;
+#else
+  static constexpr unsigned kStreamMinBlocks = 8;
+#endif
+  using StreamPolicy =
+      Kokkos::RangePolicy<Space,
+                          Kokkos::LaunchBounds<kIsDeviceSpace<Space> ? 128 : 0,
+                                               kIsDeviceSpace<Space> ? kStreamMinBlocks : 0>>;
   static std::size_t resident_threads(long long concurrency) {
     const auto c = static_cast<std::size_t>(std::max(concurrency, 1LL));
     if constexpr (kIsDeviceSpace<Space>)
