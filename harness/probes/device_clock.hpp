@@ -9,13 +9,16 @@
 #include <cstdint>
 #include <vector>
 
-// Loops whose trip count is a run-time value: unrolled by 16 in device code, where the loop's
-// own counter and branch would otherwise take a sixth of the issue slots (4 FMA steps of 8
-// chains per iteration: 32 FMAs + ~5 control instructions). Host compilers keep their own choice.
+// Unroll factors of device loops, `RIDGELINE_DEVICE_UNROLL(n)` before the loop (empty n: fully):
+// a loop's own counter and branch cost ~3-5 issue slots per iteration, so the peak loops unroll
+// until those are under 1 % of the FMAs, and the half ladder keeps a loop at every K (1: not
+// unrolled) where full unrolling made straight-line code that outgrew the instruction cache. Host
+// compilers keep their own choice.
+#define RIDGELINE_PRAGMA(x) _Pragma(#x)
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define RIDGELINE_DEVICE_UNROLL _Pragma("unroll 16")
+#define RIDGELINE_DEVICE_UNROLL(n) RIDGELINE_PRAGMA(unroll n)
 #else
-#define RIDGELINE_DEVICE_UNROLL
+#define RIDGELINE_DEVICE_UNROLL(n)
 #endif
 
 namespace ridgeline {

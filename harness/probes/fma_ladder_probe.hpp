@@ -104,15 +104,18 @@ class FmaLadderProbe final : public Probe {
         kInPlace ? "ridgeline::fma" : "ridgeline::fma_xy",
         typename LaunchShape<Space>::Policy(0, l.items), KOKKOS_LAMBDA(const std::size_t item) {
           const T a = alpha, b = beta;  // locals: stores cannot alias them
+          // Captured outside the `if constexpr`: nvcc refuses a lambda's first capture inside one.
+          T* const in = x;
+          [[maybe_unused]] T* const out = y;
           for (int p = 0; p < passes; ++p)
             for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {
               // In place, one pointer (same index, nothing to alias); two arrays never
               // overlap, and restrict-qualified parameters say so (else GCC adds a scalar
               // fallback behind a runtime overlap check).
               if constexpr (kInPlace)
-                chunk<T*, T*>(l, item, j0, x, x, a, b);
+                chunk<T*, T*>(l, item, j0, in, in, a, b);
               else
-                chunk<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, x, y, a, b);
+                chunk<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, in, out, a, b);
             }
         });
   }
@@ -151,10 +154,10 @@ class FmaLadderProbe final : public Probe {
     } else {
       T v[C];
       for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(in[l.index(item, j0 + c)], a, b);
-      // Unrolled 16x on devices, as the peak loop: left to itself, clang unrolls the K - 2 steps
+      // Unrolled 16x on devices: left to itself, clang unrolls the K - 2 steps
       // by the largest small factor of K - 2, so K = 64, 256, 4096 (62 = 2·31, ...) got 2x (16
       // FMAs in 20 instructions on gfx90a) and K = 1024, 8192 14x (112 in 116).
-      RIDGELINE_DEVICE_UNROLL
+      RIDGELINE_DEVICE_UNROLL(16)
       for (int k = 2; k < K; ++k)
         for (std::size_t c = 0; c < C; ++c) v[c] = compat::fma(v[c], a, b);
       if constexpr (K == 1) {

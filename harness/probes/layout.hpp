@@ -1,10 +1,12 @@
 #pragma once
 // Element layout per backend, fixed at compile time: host spaces give each work item one
 // contiguous block (vectorisable, cache-friendly, first-touch local); device spaces interleave so
-// that neighbouring threads touch neighbouring elements (coalesced).
+// that neighbouring threads touch neighbouring elements (coalesced). The device stream kernels
+// use GridStride below instead of BlockLayout.
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "probes/vector_isa.hpp"
@@ -25,6 +27,68 @@ struct BlockLayout {
     }
   }
   std::size_t elements() const { return items * per_item; }
+};
+
+// The device streams' layout: R resident threads walk the array together in 16-byte vectors of V
+// elements, vector (c·R + t) of chunk c to thread t, so at any moment the grid streams one
+// contiguous window of each array (BlockLayout's interleave streamed each array as W regions
+// n/W apart: power-of-two apart for n a power of two, those kernels ran 4.00-4.04 TB/s on the
+// H200 where the others ran 4.19). U vectors per thread are in flight per round.
+//
+// A pass visits `span` slots from vector `offset`: thread t takes slots t, t + R, t + 2R, …;
+// slot s is vector (s + offset) mod vectors(). span = vectors() visits every vector once; a
+// multiple of vectors() visits each that many times (replicated reads of a small cache set). The
+// `tail()` elements past the last whole vector go one to each of the first threads (for_tail). A
+// pure function of its fields: tests/harness/grid_stride_test.cpp runs it on the host.
+template <std::size_t V, std::size_t U>
+struct GridStride {
+  static constexpr std::size_t kVector = V;      // elements per 16-byte access
+  static constexpr std::size_t kRound = U;       // vectors in flight per thread and array
+  static constexpr std::size_t kReduceRows = 2;  // reductions: accumulator vectors per thread
+  std::size_t n = 0;                             // elements
+  std::size_t threads = 1;                       // R
+
+  KOKKOS_INLINE_FUNCTION std::size_t vectors() const { return n / V; }
+  KOKKOS_INLINE_FUNCTION std::size_t tail() const { return n % V; }
+
+  // `round(first)`: U vectors, first[u] the index of the first element of each; `one(first)`:
+  // the thread's slots after its last whole round, one vector each.
+  template <class Round, class One>
+  KOKKOS_INLINE_FUNCTION void pass(std::size_t t, std::size_t span, std::size_t offset,
+                                   Round&& round, One&& one) const {
+    const std::size_t nv = vectors();
+    if (nv == 0) return;
+    const std::size_t rounds = span / (U * threads);  // rounds in which every thread has U slots
+    std::size_t s = t;
+    for (std::size_t r = 0; r < rounds; ++r) {
+      std::size_t first[U];
+      for (std::size_t u = 0; u < U; ++u, s += threads) first[u] = wrap(s + offset, nv) * V;
+      round(first);
+    }
+    for (; s < span; s += threads) one(wrap(s + offset, nv) * V);
+  }
+  // `f(i)` for the tail elements of thread t: t, t + R, … past the last whole vector (one or none
+  // whenever R >= V).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_tail(std::size_t t, F&& f) const {
+    for (std::size_t i = vectors() * V + t; i < n; i += threads) f(i);
+  }
+
+ private:
+  // x mod nv without a 64-bit division in the common cases (x < 2·nv whenever span <= nv).
+  KOKKOS_INLINE_FUNCTION static std::size_t wrap(std::size_t x, std::size_t nv) {
+    return x < nv ? x : x < 2 * nv ? x - nv : x % nv;
+  }
+};
+
+// V elements of T as one 16-byte access (LDG.E.128 / STG.E.128 on CUDA, global_load_dwordx4 on
+// HIP): element offsets that are multiples of V keep it aligned, View data is at least 64-byte
+// aligned.
+template <class T>
+struct alignas(16) Vector16 {
+  static constexpr std::size_t kLanes = 16 / sizeof(T);
+  static_assert(kLanes * sizeof(T) == 16, "a 16-byte vector holds whole elements");
+  T lane[kLanes];
 };
 
 // Launch shape per backend: how many elements one work item owns (`granule`, a multiple of the
@@ -79,6 +143,33 @@ struct LaunchShape {
     }
     return l;
   }
+  // Device streams: threads resident at once, occupancy-sized: half the space's concurrency (1024
+  // threads per SM on sm_90) with blocks bounded to 8 per SM (LaunchBounds<128, 8>: up to 64
+  // registers, so a kernel's whole grid is resident and no partial second wave trails it), each
+  // with U = 4 vectors (64 bytes) per array in flight: 64 KiB per SM and array, as the fp32 dot
+  // that reached 4.42 TB/s on the H200.
+  static constexpr std::size_t kStreamRound = 4;
+  // The second launch bound: CUDA reads it as blocks per SM, HIP as waves per SIMD (4 SIMDs per
+  // CU): 4 waves per SIMD are the same 1024 threads per CU, with up to 128 VGPRs (8 capped them at
+  // 64 and spilled add/triad fp64 on gfx90a).
+#if defined(KOKKOS_ENABLE_HIP)
+  static constexpr unsigned kStreamMinBlocks = 4;
+#else
+  static constexpr unsigned kStreamMinBlocks = 8;
+#endif
+  using StreamPolicy =
+      Kokkos::RangePolicy<Space,
+                          Kokkos::LaunchBounds<kIsDeviceSpace<Space> ? 128 : 0,
+                                               kIsDeviceSpace<Space> ? kStreamMinBlocks : 0>>;
+  static std::size_t resident_threads(long long concurrency) {
+    const auto c = static_cast<std::size_t>(std::max(concurrency, 1LL));
+    if constexpr (kIsDeviceSpace<Space>)
+      return std::max<std::size_t>(kBlockSize, c / 2 / kBlockSize * kBlockSize);
+    return c;
+  }
+  template <class T>
+  using Grid = GridStride<Vector16<T>::kLanes, kStreamRound>;
+
   // A streaming kernel's chunk is its vector of independent accumulators.
   template <class T>
   static BlockLayout<Space> stream(std::size_t n, int concurrency) {

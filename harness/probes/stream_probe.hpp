@@ -65,71 +65,91 @@ KOKKOS_INLINE_FUNCTION T expected_element(StreamOp op, T q, std::size_t i) {
   }
 }
 
-// How a device-space stream kernel maps threads to chunks (W consecutive elements of a thread,
-// interleaved across threads) and repeats its sweeps. Bandwidth points: one thread per chunk,
-// one pass. Cache points:
-//   - working sets above the last-level cache: one launch per pass, so every chunk's next read
-//     comes a whole array later (in-kernel passes let another thread read a chunk again while
-//     it was still in L2: a 4 GiB read showed 6.8 TB/s on H200, above HBM's 4.8);
-//   - smaller sets: in-kernel passes, thread g on chunk (g + p·rotation) mod items in pass p, the
-//     rotation ~0.618 of the array (golden ratio: passes spread over the array before any chunk
-//     comes back near where it was), so a pass re-reads data from the level the whole working set
-//     fits in, not from the thread's own L1 lines (which every size did before);
-//   - reading kernels read each chunk from `replicas` threads so a launch fills two waves of the
-//     device; writing kernels are not replicated (thousands of threads storing to one line
-//     measure the contention, not the cache), so below two waves of chunks they are not planned.
+// How a device-space stream kernel sweeps (GridStride in layout.hpp): one launch per call on the
+// resident grid, every pass inside it, so no launch overhead sits in a cache point's time (one
+// launch per pass above the L2 added ~10.6 µs per pass: a fake plateau at 64-128 MiB on the H200).
+// Bandwidth points: one pass, span = every vector once. Cache points:
+//   - the start moves by `rotation` vectors per pass, ~0.618 of the array (golden ratio), so a
+//     thread's next pass reads other lines than its last: a re-read comes from the level the whole
+//     set fits in, not from the thread's own L1 lines. A multiple of 8 vectors (128 bytes): each
+//     block's run of vectors stays whole cache lines, no line shared by two blocks' stores.
+//   - above the last-level cache no rotation: every vector is then read by one thread, a whole
+//     pass after its last read (rotated in-kernel passes let other threads re-read a chunk still
+//     in L2: a 4 GiB read showed 6.8 TB/s on the H200, above HBM's 4.8);
+//   - reading kernels of sets smaller than a round of the grid (U vectors per thread) read every
+//     vector span/vectors times per pass, so the grid is full; writing kernels never replicate
+//     (thousands of threads storing to one line measure the contention, not the cache): each
+//     vector has one writer per pass, so they need a vector per resident thread.
 struct DeviceSweep {
-  std::size_t replicas = 1;  // threads per chunk
-  std::size_t rotation = 0;  // chunk offset between a thread's passes (< items)
-  int passes = 1;            // sweeps per launch
-  int launches = 1;          // launches per call
+  std::size_t threads = 0;   // resident threads R
+  std::size_t span = 0;      // slots per pass: vectors × (reads of each vector per pass)
+  std::size_t rotation = 0;  // vectors the pass start moves by (< vectors)
+  int passes = 1;            // passes per launch
   std::string unfit;         // why the point cannot be measured this way; empty if it can
 
-  std::size_t threads(std::size_t items) const { return items * replicas; }
+  std::size_t reads_per_pass(std::size_t vectors) const { return vectors ? span / vectors : 0; }
 
-  // `passes`: the planner's sweeps per call for one thread per chunk.
-  static DeviceSweep make(std::size_t items, std::size_t working_set, bool cache, bool writes,
-                          int passes, long long concurrency, std::uint64_t llc_bytes) {
+  // `passes`: the planner's sweeps per call; `round`: vectors per thread and round.
+  static DeviceSweep make(std::size_t vectors, std::size_t round, std::size_t threads,
+                          std::size_t working_set, bool cache, bool writes, int passes,
+                          std::uint64_t llc_bytes) {
     DeviceSweep s;
+    s.threads = threads;
+    s.span = vectors;
     s.passes = passes;
-    if (!cache || items == 0) return s;
-    if (llc_bytes && working_set > llc_bytes) {
-      s.launches = passes;
-      s.passes = 1;
+    if (!cache || vectors == 0) return s;
+    if (writes && vectors < threads) {
+      s.unfit = "a writing cache kernel needs a 16-byte vector per resident thread (" +
+                std::to_string(threads) + ") so that no two threads store to one element; this " +
+                "working set has " + std::to_string(vectors);
       return s;
     }
-    const std::size_t two_waves = 2 * static_cast<std::size_t>(std::max(concurrency, 1LL));
-    if (writes && items < two_waves) {
-      s.unfit = "a writing kernel needs two waves of threads (" + std::to_string(two_waves) +
-                " chunks) without replicated stores; this working set has " + std::to_string(items);
-      return s;
+    if (!writes && vectors < round * threads) {
+      const std::size_t reads = (round * threads + vectors - 1) / vectors;
+      s.span = vectors * reads;
+      s.passes = static_cast<int>(std::max<std::size_t>(1, std::size_t(passes) / reads));
     }
-    if (!writes) s.replicas = std::max<std::size_t>(1, (two_waves + items - 1) / items);
-    s.passes = static_cast<int>(std::max<std::size_t>(1, std::size_t(passes) / s.replicas));
-    s.rotation = static_cast<std::size_t>(0.6180339887 * double(items)) % items;
+    if (!(llc_bytes && working_set > llc_bytes))
+      s.rotation = static_cast<std::size_t>(0.6180339887 * double(vectors)) / 8 * 8 % vectors;
     return s;
   }
 };
 
-template <class Space, class T>
+// `GridLayout`: the device kernels and layout (GridStride, DeviceSweep); true on device spaces.
+// Tests set it on a host space to run the device kernels, their counts and their checks on the
+// CPU.
+template <class Space, class T, bool GridLayout = kIsDeviceSpace<Space>>
 class StreamProbe final : public Probe {
  public:
   using View = Kokkos::View<T*, typename Space::memory_space>;
 
-  // `passes`: sweeps over the array per call. On device spaces a cache point may read each chunk
-  // from several threads or sweep in several launches (see DeviceSweep); a call still moves about
-  // the bytes the planner asked for. `llc_bytes`: the space's last-level cache (0: unknown).
+  // `passes`: sweeps over the array per call. On device spaces a small reading cache set is read
+  // several times per pass, with fewer passes (see DeviceSweep); a call still moves about the
+  // bytes the planner asked for. `llc_bytes`: the space's last-level cache (0: unknown).
+  // `threads`: the grid layout's resident threads (0: the space's, LaunchShape).
   StreamProbe(const StreamKernel& kernel, const std::string& family, std::size_t elements,
-              int passes, std::uint64_t llc_bytes = 0)
+              int passes, std::uint64_t llc_bytes = 0, std::size_t threads = 0)
       : kernel_(kernel), passes_(passes) {
-    layout_ = LaunchShape<Space>::template stream<T>(elements, Space().concurrency());
-    const std::size_t n = layout_.elements();
-    if constexpr (kIsDeviceSpace<Space>) {
-      const bool writes = !kernel.reduces;
-      sweep_ = DeviceSweep::make(layout_.items, n * sizeof(T) * kernel.arrays, family == "cache",
-                                 writes, passes, Space().concurrency(), llc_bytes);
+    std::size_t n = 0;
+    double touched = 0;  // elements per array per call
+    if constexpr (GridLayout) {
+      constexpr std::size_t V = Grid::kVector;
+      // Cache sets in whole vectors (the working set is the point); bandwidth arrays keep their
+      // length and a tail.
+      grid_.n = family == "cache" ? elements / V * V : elements;
+      grid_.threads =
+          threads ? threads : LaunchShape<Space>::resident_threads(Space().concurrency());
+      n = grid_.n;
+      sweep_ = DeviceSweep::make(grid_.vectors(), Grid::kRound, grid_.threads,
+                                 n * sizeof(T) * kernel.arrays, family == "cache", !kernel.reduces,
+                                 passes, llc_bytes);
       passes_ = sweep_.passes;
       if (!sweep_.unfit.empty()) info_.unfit_reason = sweep_.unfit;
+      touched = double(passes_) * double(sweep_.span * V + grid_.tail());
+    } else {
+      layout_ = LaunchShape<Space>::template stream<T>(elements, Space().concurrency());
+      n = layout_.elements();
+      touched = double(n) * double(passes_);
     }
     info_.probe = family == "cache" ? std::string("cache_") + kernel.name : kernel.name;
     info_.family = family;
@@ -137,21 +157,26 @@ class StreamProbe final : public Probe {
     info_.dtype = dtype_name<T>();
     info_.elements = n;
     info_.working_set_bytes = n * sizeof(T) * kernel.arrays;
-    const double touched =
-        double(n) * double(passes_) * double(sweep_.replicas) * double(sweep_.launches);
     info_.flops = touched * kernel.flops;
     info_.bytes = touched * sizeof(T) * kernel.arrays;
-    info_.params = {
-        {"passes", passes_}, {"items", layout_.items}, {"elements_per_item", layout_.per_item}};
-    if (kernel.reduces) info_.params["accumulators"] = LaunchShape<Space>::template lanes<T>();
-    info_.params.update(LaunchShape<Space>::isa_json());
-    if constexpr (kIsDeviceSpace<Space>) {
-      info_.params["replicas"] = sweep_.replicas;
+    info_.params = {{"passes", passes_}};
+    if constexpr (GridLayout) {
+      info_.params["layout"] = "grid_stride";
+      info_.params["resident_threads"] = grid_.threads;
+      info_.params["access_bytes"] = sizeof(Vector16<T>);
+      info_.params["vectors_in_flight"] = Grid::kRound;
+      info_.params["reads_per_pass"] = sweep_.reads_per_pass(grid_.vectors());
       info_.params["rotation"] = sweep_.rotation;
-      info_.params["launches"] = sweep_.launches;
       info_.params["block_size"] = LaunchShape<Space>::block_size_json();
       info_.params["loads_before_stores"] = true;
+    } else {
+      info_.params["items"] = layout_.items;
+      info_.params["elements_per_item"] = layout_.per_item;
     }
+    if (kernel.reduces)
+      info_.params["accumulators"] =
+          GridLayout ? Grid::kReduceRows * Grid::kVector : LaunchShape<Space>::template lanes<T>();
+    info_.params.update(LaunchShape<Space>::isa_json());
     info_.name =
         point_name(info_.probe, info_.space, info_.dtype,
                    family == "cache" ? grade("ws", info_.working_set_bytes) : grade("n", n));
@@ -167,36 +192,43 @@ class StreamProbe final : public Probe {
   }
 
   void setup() override {
-    const std::size_t n = layout_.elements();
+    const std::size_t n = info_.elements;
     a_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::a"), n);
     if (kernel_.arrays >= 2)
       b_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::b"), n);
     if (kernel_.arrays >= 3)
       c_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::c"), n);
     if (kernel_.reduces) result_ = decltype(result_)("ridgeline::stream_result");
-    // First touch in the kernels' own layout, so host pages land near the threads that use them.
-    const auto l = layout_;
     View a = a_, b = b_, c = c_;
-    Kokkos::parallel_for(
-        "ridgeline::stream_init", Kokkos::RangePolicy<Space>(0, l.items),
-        KOKKOS_LAMBDA(const std::size_t item) {
-          for (std::size_t j = 0; j < l.per_item; ++j) {
-            const std::size_t i = l.index(item, j);
-            a(i) = stream_init_a<T>(i);
-            if (b.extent(0)) b(i) = stream_init_b<T>(i);
-            if (c.extent(0)) c(i) = T(0);
-          }
-        });
+    if constexpr (GridLayout) {
+      Kokkos::parallel_for(
+          "ridgeline::stream_init", Kokkos::RangePolicy<Space>(0, n),
+          KOKKOS_LAMBDA(const std::size_t i) { init_element(a, b, c, i); });
+    } else {
+      // First touch in the kernels' own layout, so host pages land near the threads that use them.
+      const auto l = layout_;
+      Kokkos::parallel_for(
+          "ridgeline::stream_init", Kokkos::RangePolicy<Space>(0, l.items),
+          KOKKOS_LAMBDA(const std::size_t item) {
+            for (std::size_t j = 0; j < l.per_item; ++j) init_element(a, b, c, l.index(item, j));
+          });
+    }
     fence();
+  }
+
+  KOKKOS_INLINE_FUNCTION static void init_element(const View& a, const View& b, const View& c,
+                                                  std::size_t i) {
+    a(i) = stream_init_a<T>(i);
+    if (b.extent(0)) b(i) = stream_init_b<T>(i);
+    if (c.extent(0)) c(i) = T(0);
   }
 
   void run() override;
   void run_host();
-  // Device spaces: each thread loads its whole chunk before the first store, so W loads per
-  // array are in flight per thread (the pointers are lambda captures, where nvcc ignores
-  // restrict, so a store could otherwise hold back the next element's load).
+  // Device spaces: each thread loads its round of U vectors before the first store, so U·16
+  // bytes per array are in flight per thread (the pointers are lambda captures, where nvcc
+  // ignores restrict, so a store could otherwise hold back the next vector's load).
   void run_device();
-  void run_device_launch();
   template <StreamOp Op>
   void run_device_op();
   std::string kernel_label() const { return std::string("ridgeline::") + kernel_.name; }
@@ -239,10 +271,13 @@ class StreamProbe final : public Probe {
     return r;
   }
 
+  using Grid = typename LaunchShape<Space>::template Grid<T>;
+
   StreamKernel kernel_;
   int passes_;
-  BlockLayout<Space> layout_;
-  DeviceSweep sweep_;
+  BlockLayout<Space> layout_;  // host spaces
+  Grid grid_;                  // device spaces
+  DeviceSweep sweep_;          // device spaces
   PointInfo info_;
   View a_, b_, c_;
   Kokkos::View<T, typename Space::memory_space> result_;

@@ -5,18 +5,18 @@
 
 namespace ridgeline {
 
-template <class Space, class T>
-void StreamProbe<Space, T>::run() {
+template <class Space, class T, bool G>
+void StreamProbe<Space, T, G>::run() {
   // Only the path of this space's kind is instantiated: the host kernels are not compiled for
   // the device (dead kernels there, minutes of nvcc time).
-  if constexpr (kIsDeviceSpace<Space>)
+  if constexpr (G)
     run_device();
   else
     run_host();
 }
 
-template <class Space, class T>
-void StreamProbe<Space, T>::run_host() {
+template <class Space, class T, bool G>
+void StreamProbe<Space, T, G>::run_host() {
   const auto l = layout_;
   const int passes = passes_;
   const T q = kStreamScalar<T>;
@@ -96,13 +96,8 @@ void StreamProbe<Space, T>::run_host() {
   }
 }
 
-template <class Space, class T>
-void StreamProbe<Space, T>::run_device() {
-  for (int launch = 0; launch < sweep_.launches; ++launch) run_device_launch();
-}
-
-template <class Space, class T>
-void StreamProbe<Space, T>::run_device_launch() {
+template <class Space, class T, bool G>
+void StreamProbe<Space, T, G>::run_device() {
   switch (kernel_.op) {
     case StreamOp::kCopy:
       return run_device_op<StreamOp::kCopy>();
@@ -121,85 +116,138 @@ void StreamProbe<Space, T>::run_device_launch() {
   }
 }
 
-// One kernel per operation, so each compiles to straight-line code: W loads per input array,
-// then the arithmetic, then W stores (or W accumulations).
-template <class Space, class T>
-template <StreamOp Op>
-void StreamProbe<Space, T>::run_device_op() {
-  constexpr std::size_t W = LaunchShape<Space>::template lanes<T>();
-  // Plain `if` on these below: nvcc refuses a lambda's first capture inside an `if constexpr`.
+// The element a non-reducing operation stores, from its inputs.
+template <StreamOp Op, class T>
+KOKKOS_FORCEINLINE_FUNCTION T stream_value(T q, T a, T b) {
+  if constexpr (Op == StreamOp::kCopy) return a;
+  if constexpr (Op == StreamOp::kScale) return q * a;
+  if constexpr (Op == StreamOp::kAdd) return a + b;
+  if constexpr (Op == StreamOp::kTriad) return compat::fma(q, b, a);
+  return q;  // fill
+}
+
+// N vectors of a non-reducing operation: every load of the N vectors, then the stores.
+template <StreamOp Op, class T, std::size_t N>
+KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, T q,
+                                                const std::size_t (&first)[N]) {
+  using Vec = Vector16<T>;
   constexpr bool kReads = Op != StreamOp::kFill;
-  constexpr bool kReadsB = Op == StreamOp::kAdd || Op == StreamOp::kTriad || Op == StreamOp::kDot;
-  const auto l = layout_;
+  constexpr bool kReadsB = Op == StreamOp::kAdd || Op == StreamOp::kTriad;
+  [[maybe_unused]] Vec ra[N], rb[N];
+  for (std::size_t u = 0; u < N; ++u) {
+    if constexpr (kReads) ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
+    if constexpr (kReadsB) rb[u] = *reinterpret_cast<const Vec*>(b + first[u]);
+  }
+  for (std::size_t u = 0; u < N; ++u) {
+    Vec v;
+    for (std::size_t j = 0; j < Vec::kLanes; ++j) {
+      if constexpr (kReadsB)
+        v.lane[j] = stream_value<Op>(q, ra[u].lane[j], rb[u].lane[j]);
+      else if constexpr (kReads)
+        v.lane[j] = stream_value<Op>(q, ra[u].lane[j], T(0));
+      else
+        v.lane[j] = q;
+    }
+    *reinterpret_cast<Vec*>(out + first[u]) = v;
+  }
+}
+
+// N vectors of read or dot into the accumulators acc[u mod M][lane].
+template <StreamOp Op, class T, std::size_t N, std::size_t M, std::size_t L>
+KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)[M][L],
+                                                const std::size_t (&first)[N]) {
+  using Vec = Vector16<T>;
+  static_assert(L == Vec::kLanes, "one accumulator per lane of a vector");
+  [[maybe_unused]] Vec ra[N], rb[N];
+  for (std::size_t u = 0; u < N; ++u) {
+    ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
+    if constexpr (Op == StreamOp::kDot) rb[u] = *reinterpret_cast<const Vec*>(b + first[u]);
+  }
+  for (std::size_t u = 0; u < N; ++u)
+    for (std::size_t j = 0; j < L; ++j) {
+      if constexpr (Op == StreamOp::kDot)
+        acc[u % M][j] = compat::fma(ra[u].lane[j], rb[u].lane[j], acc[u % M][j]);
+      else
+        acc[u % M][j] += ra[u].lane[j];
+    }
+}
+
+// One kernel per operation on the resident grid (GridStride, DeviceSweep): per pass, rounds of
+// U 16-byte vectors per array (all loads of a round before its stores), then the thread's
+// leftover vectors and its tail element; the pass start moves by `rotation`.
+template <class Space, class T, bool G>
+template <StreamOp Op>
+void StreamProbe<Space, T, G>::run_device_op() {
+  constexpr std::size_t U = Grid::kRound, V = Grid::kVector, kReduceRows = Grid::kReduceRows;
+  const Grid g = grid_;
   const DeviceSweep sweep = sweep_;
+  const std::size_t vectors = g.vectors();
   const int passes = passes_;
   const T q = kStreamScalar<T>;
-  T* const a = a_.data();
-  T* const b = b_.data();
-  T* const c = c_.data();
-  T* const out = Op == StreamOp::kFill                               ? a
-                 : (Op == StreamOp::kCopy || Op == StreamOp::kScale) ? b
-                                                                     : c;
-  // Thread g starts at chunk g mod items and moves by `rotation` per pass (DeviceSweep).
+  const T* const a = a_.data();
+  const T* const b = b_.data();
+  T* const out = Op == StreamOp::kFill                               ? a_.data()
+                 : (Op == StreamOp::kCopy || Op == StreamOp::kScale) ? b_.data()
+                                                                     : c_.data();
   if constexpr (Op == StreamOp::kDot || Op == StreamOp::kRead) {
     // Kokkos' reduction with 256-thread blocks and at most 64 registers (4 blocks, 1024 threads
-    // per SM on sm_90): 8-16 loads of 8 bytes in flight per thread are 64-128 KiB per SM, and
-    // no spills (a cap at 32 registers spilled the fp64 dot to local memory on the first H200
-    // run: 35 LDL/STL, 0.85 of the device copy).
-    const Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>> threads(0,
-                                                                           sweep.threads(l.items));
+    // per SM on sm_90; a cap at 32 registers spilled the fp64 dot to local memory on the first
+    // H200 run: 35 LDL/STL, 0.85 of the device copy). Kokkos fixes the reduction's own grid and
+    // folds several of the R logical threads into one when R exceeds it. Two rows of V
+    // accumulators: one per loaded vector (4 rows) spilled the fp32 dot on sm_90 (8 LDL/STL).
+    const Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<256, 4>> threads(0, sweep.threads);
     Kokkos::parallel_reduce(
         kernel_label(), threads,
-        KOKKOS_LAMBDA(const std::size_t g, T& total) {
-          T acc[W] = {};
-          std::size_t item = g % l.items;
+        KOKKOS_LAMBDA(const std::size_t t, T& total) {
+          T acc[kReduceRows][V] = {};
+          std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
-            [[maybe_unused]] T ra[W], rb[W];
-            for (std::size_t j = 0; j < W; ++j) {
-              ra[j] = a[l.index(item, j)];
-              if (kReadsB) rb[j] = b[l.index(item, j)];
-            }
-            for (std::size_t j = 0; j < W; ++j) {
-              if constexpr (Op == StreamOp::kDot)
-                acc[j] = compat::fma(ra[j], rb[j], acc[j]);
-              else
-                acc[j] += ra[j];
-            }
-            item += sweep.rotation;
-            if (item >= l.items) item -= l.items;
+            g.pass(
+                t, sweep.span, offset,
+                [&](const std::size_t(&first)[U]) { reduce_vectors<Op>(a, b, acc, first); },
+                [&](const std::size_t first) {
+                  const std::size_t one[1] = {first};
+                  reduce_vectors<Op>(a, b, acc, one);
+                });
+            g.for_tail(t, [&](const std::size_t i) {
+              acc[0][0] =
+                  Op == StreamOp::kDot ? compat::fma(a[i], b[i], acc[0][0]) : acc[0][0] + a[i];
+            });
+            offset += sweep.rotation;
+            if (offset >= vectors) offset -= vectors;
           }
-          for (std::size_t j = 0; j < W; ++j) total += acc[j];
+          for (std::size_t r = 0; r < kReduceRows; ++r)
+            for (std::size_t j = 0; j < V; ++j) total += acc[r][j];
         },
         result_);
   } else {
-    const typename LaunchShape<Space>::Policy threads(0, sweep.threads(l.items));
+    const typename LaunchShape<Space>::StreamPolicy threads(0, sweep.threads);
     Kokkos::parallel_for(
-        kernel_label(), threads, KOKKOS_LAMBDA(const std::size_t g) {
-          std::size_t item = g % l.items;
+        kernel_label(), threads, KOKKOS_LAMBDA(const std::size_t t) {
+          std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
-            [[maybe_unused]] T ra[W], rb[W];
-            for (std::size_t j = 0; j < W; ++j) {
-              if (kReads) ra[j] = a[l.index(item, j)];
-              if (kReadsB) rb[j] = b[l.index(item, j)];
-            }
-            for (std::size_t j = 0; j < W; ++j) {
-              T v = q;  // fill
-              if constexpr (Op == StreamOp::kCopy) v = ra[j];
-              if constexpr (Op == StreamOp::kScale) v = q * ra[j];
-              if constexpr (Op == StreamOp::kAdd) v = ra[j] + rb[j];
-              if constexpr (Op == StreamOp::kTriad) v = compat::fma(q, rb[j], ra[j]);
-              out[l.index(item, j)] = v;
-            }
-            item += sweep.rotation;
-            if (item >= l.items) item -= l.items;
+            g.pass(
+                t, sweep.span, offset,
+                [&](const std::size_t(&first)[U]) { stream_vectors<Op>(a, b, out, q, first); },
+                [&](const std::size_t first) {
+                  const std::size_t one[1] = {first};
+                  stream_vectors<Op>(a, b, out, q, one);
+                });
+            g.for_tail(t, [&](const std::size_t i) {
+              out[i] =
+                  stream_value<Op>(q, Op == StreamOp::kFill ? q : a[i],
+                                   Op == StreamOp::kAdd || Op == StreamOp::kTriad ? b[i] : T(0));
+            });
+            offset += sweep.rotation;
+            if (offset >= vectors) offset -= vectors;
           }
         });
   }
 }
 
-template <class Space, class T>
-Verification StreamProbe<Space, T>::verify() {
-  const std::size_t n = layout_.elements();
+template <class Space, class T, bool G>
+Verification StreamProbe<Space, T, G>::verify() {
+  const std::size_t n = info_.elements;
   const T q = kStreamScalar<T>;
   if (kernel_.reduces) {
     // The inputs repeat with period 35 (i mod 7 and i mod 5): sum one period per residue class.
@@ -209,17 +257,29 @@ Verification StreamProbe<Space, T>::verify() {
       const long double a = stream_init_a<T>(r);
       gold += count * (kernel_.op == StreamOp::kDot ? a * (long double)stream_init_b<T>(r) : a);
     }
-    gold *= double(passes_) * double(sweep_.replicas);  // per launch: the result is the last one
+    // Every element is read passes × reads_per_pass times per call (device: whole vectors
+    // replicated, the tail once per pass; host: once per pass).
+    const long double reads = G ? double(sweep_.reads_per_pass(grid_.vectors())) : 1.0;
+    long double tail_gold = 0;
+    if constexpr (G)
+      for (std::size_t i = grid_.vectors() * Grid::kVector; i < n; ++i)
+        tail_gold += kernel_.op == StreamOp::kDot
+                         ? (long double)stream_init_a<T>(i) * (long double)stream_init_b<T>(i)
+                         : (long double)stream_init_a<T>(i);
+    gold = double(passes_) * ((gold - tail_gold) * reads + tail_gold);
     const long double result = read_result();
     // Worst-case rounding of the longest chain of dependent additions. Host: each accumulator's
-    // run, then the W accumulators, then the items. Device: each thread's passes, the threads a
-    // reduction thread folds in sequence (Kokkos launches at least 1024 of them), W, and a tree.
-    // Values are multiples of 1/32, so small sums are exact and the bound is rarely approached.
+    // run, then the W accumulators, then the items. Device: each accumulator's slots over the
+    // passes, the logical threads a reduction thread folds in sequence (Kokkos launches at
+    // least 1024 of them), the U·V accumulators, and a tree. Values are multiples of 1/32, so
+    // small sums are exact and the bound is rarely approached.
     constexpr std::size_t W = LaunchShape<Space>::template lanes<T>();
-    const double threads = double(sweep_.threads(layout_.items));
-    const double chain = kIsDeviceSpace<Space>
-                             ? double(passes_) * std::ceil(threads / 1024) + W + 64
-                             : double(layout_.per_item) * passes_ / W + W + double(layout_.items);
+    const double chain =
+        G ? double(passes_) *
+                    (double(sweep_.span) / double(std::max<std::size_t>(sweep_.threads, 1)) + 2) +
+                std::ceil(double(sweep_.threads) / 1024) +
+                double(Grid::kReduceRows * Grid::kVector) + 64
+          : double(layout_.per_item) * passes_ / W + W + double(layout_.items);
     const long double tol = chain * epsilon<T>() * std::fabs(gold);
     if (!(std::fabs(result - gold) <= tol))
       return {false, std::string(kernel_.name) + ": sum " + std::to_string((double)result) +
@@ -240,9 +300,9 @@ Verification StreamProbe<Space, T>::verify() {
 
 // Device arrays are gigabytes: every element is checked where it lives, and only the first wrong
 // one (if any) comes to the host.
-template <class Space, class T>
-Verification StreamProbe<Space, T>::verify_on_device() {
-  const std::size_t n = layout_.elements();
+template <class Space, class T, bool G>
+Verification StreamProbe<Space, T, G>::verify_on_device() {
+  const std::size_t n = info_.elements;
   const View out = output();
   const StreamOp op = kernel_.op;
   const T q = kStreamScalar<T>;

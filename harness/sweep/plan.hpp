@@ -3,6 +3,7 @@
 // sizes derived from the caches `ridgeline info` reports.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,14 @@ InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filte
 // `context` is machine_context(): cache and memory sizes come from it.
 std::vector<PointPlan> build_plan(const SweepProfile& profile, const nlohmann::json& context,
                                   const PlanFilter& filter);
+
+// The cache sweep's working sets, ascending: geometric from min_bytes to max_bytes with
+// steps_per_octave per doubling, plus 4 per octave within a factor 2 of each capacity (a GPU's
+// L1 per SM, L2, last-level cache: where a level ends, its bandwidth halves within an octave or
+// two, and a sparse sweep had no point between 32 and 64 MiB on a 60 MiB-L2 H200). Capacities
+// of 0 are unknown and ignored.
+std::vector<double> cache_working_sets(double min_bytes, double max_bytes, int steps_per_octave,
+                                       const std::vector<std::uint64_t>& capacities);
 
 // Names of the execution spaces in this build.
 std::vector<std::string> enabled_space_names();

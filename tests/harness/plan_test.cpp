@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -110,6 +111,27 @@ TEST(Plan, LargestGemmIsSizedExactly) {
     EXPECT_EQ(p.info.working_set_bytes, 3ull * 65536 * 65536 * (p.info.dtype == "fp64" ? 8 : 4));
     EXPECT_EQ(p.skipped_reason.rfind("out of memory: needs ", 0), 0u) << p.skipped_reason;
   }
+}
+
+// A GPU's cache sweep: 4 points per octave within a factor 2 of each capacity, so the octave
+// where a 60 MiB L2 ends (32-64 MiB) has points; without capacities (hosts) the geometric sweep
+// is what it was.
+TEST(Plan, CacheSweepIsDenseAroundEachCapacity) {
+  constexpr double kMiB = 1 << 20;
+  const std::vector<std::uint64_t> h200 = {256 << 10, 60 << 20, 60 << 20, 0};
+  const auto sizes = cache_working_sets(4096, 4.0 * (1 << 30), 1, h200);
+  ASSERT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+  for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_GT(sizes[i], sizes[i - 1] * 1.001);
+  const auto between = [&](double lo, double hi) {
+    return std::count_if(sizes.begin(), sizes.end(), [&](double s) { return lo <= s && s <= hi; });
+  };
+  EXPECT_GE(between(32 * kMiB * 1.0001, 64 * kMiB * 0.9999), 3);  // 35.7, 42.4, 50.5 MiB, 60
+  EXPECT_GE(between(30 * kMiB * 0.999, 120 * kMiB * 1.001), 9);   // 60 MiB × 2^(j/4), |j| <= 4
+  EXPECT_GE(between(128 << 10, 512 << 10), 9);                    // around the L1
+  const auto host = cache_working_sets(4096, 1 << 20, 2, {});
+  ASSERT_EQ(host.size(), 17u);  // 2^12 … 2^20, two per octave
+  EXPECT_DOUBLE_EQ(host.front(), 4096);
+  EXPECT_NEAR(host.back(), double(1 << 20), 1e-6 * (1 << 20));
 }
 
 }  // namespace

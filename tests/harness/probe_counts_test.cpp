@@ -75,6 +75,33 @@ TEST(ProbeCounts, StreamKernelsDoWhatTheyCount) {
   }
 }
 
+// The device kernels (grid-stride layout, 16-byte vectors, rotated and replicated cache passes)
+// run on Serial through StreamProbe's GridLayout flag: what they load and store is what they count.
+TEST(ProbeCounts, DeviceStreamKernelsDoWhatTheyCount) {
+  for (const auto& k : kStreamKernels)
+    for (const std::size_t threads : {3ul, 128ul, 1000ul}) {
+      for (const int passes : {1, 3}) {
+        const char* family = passes > 1 ? "cache" : "bandwidth";
+        // Reductions add a per-thread tail (the accumulators into the total): compare the
+        // difference between two sizes (whole rounds, so the accumulators are the same).
+        StreamProbe<Serial, Counted, true> small(k, family, 16001, passes, 1 << 30, threads);
+        StreamProbe<Serial, Counted, true> large(k, family, 32001, passes, 1 << 30, threads);
+        SCOPED_TRACE(large.info().name);
+        ASSERT_TRUE(large.info().unfit_reason.empty()) << large.info().unfit_reason;
+        const Counts a = count_one_call(small), b = count_one_call(large);
+        if (!k.reduces) {  // the totals match exactly
+          EXPECT_EQ(a.flops, small.info().flops);
+          EXPECT_EQ(a.bytes, small.info().bytes);
+          EXPECT_EQ(b.flops, large.info().flops);
+          EXPECT_EQ(b.bytes, large.info().bytes);
+        } else {
+          EXPECT_EQ(b.bytes - a.bytes, large.info().bytes - small.info().bytes);
+          EXPECT_EQ(b.flops - a.flops, large.info().flops - small.info().flops);
+        }
+      }
+    }
+}
+
 TEST(ProbeCounts, PeakCountsItsFmasAndOneAddPerElementAndStoresOnlyPerItem) {
   PeakProbe<Serial, Counted> small(4096, 7), large(8192, 7);
   const Counts a = count_one_call(small), b = count_one_call(large);

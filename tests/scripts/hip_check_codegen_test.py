@@ -70,8 +70,8 @@ class LadderRung(unittest.TestCase):
 
 
 class Stream(unittest.TestCase):
-    def stream(self, loads, waits_after):
-        pro = [f'global_load_{loads} v[{2 * i}:{2 * i + 1}], v[0:1], off' for i in range(8)]
+    def stream(self, loads, waits_after, count=8):
+        pro = [f'global_load_{loads} v[{2 * i}:{2 * i + 1}], v[0:1], off' for i in range(count)]
         pro.insert(waits_after, 's_waitcnt vmcnt(0)')
         return objdump(pro + ['global_store_dwordx2 v[0:1], v[2:3], off'], [], ())
 
@@ -80,7 +80,10 @@ class Stream(unittest.TestCase):
 
     def test_early_wait_fails(self):
         msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx2', 2))
-        self.assertIn('2 loads before the first vmcnt wait < 8', msgs)
+        self.assertIn('16 bytes loaded before the first vmcnt wait < 64', msgs)
+
+    def test_round_of_16_byte_vectors_passes(self):
+        self.assertEqual(failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx4', 4, 4)), [])
 
     def test_split_element_fails(self):
         msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dword', 8))

@@ -9,9 +9,12 @@ cases in the comments below), reads opcodes, load/store widths and branch target
 Per probe kernel it prints: loads issued before the first store, load widths, the FMA share of the
 hottest loop's instructions, local-memory (spill) instructions, and registers (from the ptxas
 log). It exits 1 if any of these fails:
-  - a streaming kernel issues fewer loads before its first store than a thread's chunk holds
-    (8 elements per input array): each thread must have its whole chunk in flight;
-  - a peak kernel's hottest loop is under 95 % FMA instructions (loop overhead caps the peak);
+  - a streaming kernel's hot loop (the loop with the most 16-byte loads) has fewer 16-byte loads
+    than a thread's round (4 vectors of 16 bytes per input array), or loads fewer bytes before its
+    first store than a round holds: each thread must have its whole round in flight;
+  - a peak kernel's hottest loop is under 99 % FMA instructions (loop overhead caps the peak:
+    128 FFMA in 132 instructions was a 97 % cap);
+  - a writing stream kernel has fewer 16-byte stores than a round (4);
   - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
 """
 import argparse
@@ -30,7 +33,9 @@ FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
 
 STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
-LOADS_PER_CHUNK = {'copy': 8, 'scale': 8, 'add': 16, 'triad': 16, 'dot': 16, 'read': 8, 'fill': 0}
+READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0}
+ROUND_VECTORS = 4  # 16-byte vectors per thread and input array in flight (LaunchShape::kStreamRound)
+PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 
 
@@ -63,7 +68,7 @@ OLD_STREAM_LAMBDAS = {1: 'copy', 2: 'scale', 3: 'add', 4: 'triad', 5: 'fill'}
 
 
 def classify(name):
-    m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
+    m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         return ('stream', f'{STREAM_OPS[int(m.group(2))]}<{DTYPES[m.group(1)]}>', STREAM_OPS[int(m.group(2))])
     m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run\(\)::\{lambda\(unsigned long(, [a-z]+&)?\)#(\d+)\}', name)
@@ -79,11 +84,16 @@ def classify(name):
     return None
 
 
+def access_bytes(hi):
+    return WIDTH.get((hi >> 8) & 0xF, 0) // 8
+
+
 def analyse(code, arch):
     ins = instructions(code)
     ops = [lo & 0xFFF for lo, _ in ins]
     first_store = next((i for i, o in enumerate(ops) if o == STG), len(ops))
     widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == LDG)
+    store_widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == STG)
     loops = []
     for i, (lo, hi) in enumerate(ins):
         if ops[i] == BRA and lo >> 63:  # backward branch: a loop
@@ -103,10 +113,22 @@ def analyse(code, arch):
         fmas = sum(is_fma(ins[j][0]) for j in own)
         if fmas >= 16 and (not best[1] or fmas / len(own) > best[0] / best[1]):
             best = (fmas, len(own))
+    # A stream's hot loop: the loop with the most 16-byte loads (its rounds); how many it has and
+    # how many bytes it loads before its first store. Without such a loop, the whole kernel.
+    def wide_loads(t, i):
+        return sum(1 for j in range(t, i + 1) if ops[j] == LDG and access_bytes(ins[j][1]) == 16)
+    hot = max(loops, key=lambda l: wide_loads(*l), default=(0, len(ops) - 1))
+    if not loops or wide_loads(*hot) == 0:
+        hot = (0, len(ops) - 1)
+    t, i = hot
+    hot_store = next((j for j in range(t, i + 1) if ops[j] == STG), i + 1)
     return {
         'loads_before_store': sum(1 for o in ops[:first_store] if o == LDG),
         'loads': ops.count(LDG), 'stores': ops.count(STG),
-        'widths': dict(widths),
+        'widths': dict(widths), 'store_widths': dict(store_widths),
+        'hot_wide_loads': wide_loads(t, i),
+        'hot_bytes_before_store': sum(access_bytes(ins[j][1]) for j in range(t, hot_store) if ops[j] == LDG),
+        'hot_stores': sum(1 for j in range(t, i + 1) if ops[j] == STG),
         'local': ops.count(LDL) + ops.count(STL),
         'loop_fma': best[0], 'loop_len': best[1],
     }
@@ -147,25 +169,32 @@ def main():
         kind, label, op = c
         a = analyse(kernels[mangled], args.arch)
         checks = []
-        if kind == 'stream' and LOADS_PER_CHUNK[op]:
-            need = LOADS_PER_CHUNK[op]
-            checks.append((a['loads_before_store'] >= need if a['stores'] else a['loads'] >= need,
-                           f'loads before first store {a["loads_before_store"]} < {need}'))
+        if kind == 'stream' and READ_ARRAYS[op]:
+            need = ROUND_VECTORS * READ_ARRAYS[op]
+            checks.append((a['hot_wide_loads'] >= need,
+                           f'hot loop has {a["hot_wide_loads"]} 16-byte loads < {need}'))
+            if a['hot_stores']:
+                checks.append((a['hot_bytes_before_store'] >= 16 * need,
+                               f'hot loop loads {a["hot_bytes_before_store"]} bytes before its first store < {16 * need}'))
+        if kind == 'stream' and op not in ('dot', 'read'):  # reductions store only Kokkos' partials
+            checks.append((a['store_widths'].get(128, 0) >= ROUND_VECTORS,
+                           f'{a["store_widths"].get(128, 0)} 16-byte stores < {ROUND_VECTORS}'))
         share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
         if kind == 'peak':
-            checks.append((share is not None and share >= 0.95,
-                           f'hot loop FMA share {share if share is None else round(share, 3)} < 0.95'))
+            checks.append((share is not None and share >= PEAK_FMA_SHARE,
+                           f'hot loop FMA share {share if share is None else round(share, 3)} < {PEAK_FMA_SHARE}'))
         checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
         failed = [msg for ok, msg in checks if not ok]
         failures += [f'{label}: {m}' for m in failed]
         reduce = 'ParallelReduce' in dn
         rows.append((kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed))
-    print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"loop FMA":>12} local  verdict')
+    print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"hot ld16/B<st":>13} {"loop FMA":>12} local  verdict')
     for kind, label, a, share, r, failed in sorted(rows, key=lambda x: (x[0], x[1])):
         w = ','.join(f'{k}b:{v}' for k, v in sorted(a['widths'].items()))
         loop = f'{a["loop_fma"]}/{a["loop_len"]} {share:.1%}' if share is not None else '-'
+        hot = f'{a["hot_wide_loads"]}/{a["hot_bytes_before_store"]}' if kind == 'stream' else '-'
         print(f'{label:44} {r if r is not None else "?":>4} {a["loads_before_store"]:>5} {a["loads"]:>4} '
-              f'{a["stores"]:>4} {w:14} {loop:>12} {a["local"]:>5}  {"FAIL: " + "; ".join(failed) if failed else "ok"}')
+              f'{a["stores"]:>4} {w:14} {hot:>13} {loop:>12} {a["local"]:>5}  {"FAIL: " + "; ".join(failed) if failed else "ok"}')
     print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
     return 1 if failures else 0
 

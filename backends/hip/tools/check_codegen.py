@@ -11,8 +11,9 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
 (of its vector ALU instructions and of all its instructions). It exits 1 if any of these fails:
   - any probe kernel uses scratch (private segment), spills VGPRs/SGPRs, or holds AGPRs (in a
     kernel without matrix instructions AGPRs are where registers spill to on gfx90a/gfx942);
-  - a streaming kernel waits for memory before a thread's chunk is in flight (8 elements per
-    input array), or splits an element into narrower loads;
+  - a streaming kernel's rounds (its loop with the most 16-byte loads) wait for memory before a
+    thread's round is in flight (4 vectors of 16 bytes per input array: 64 bytes each), or it
+    splits an element into narrower loads;
   - a peak kernel's hot loop, or the hot loop of a ladder rung with K >= 64, is under 95 % FMA
     of its vector ALU instructions or under 90 % of all its instructions: a literal that forces
     `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x spends a fifth of its
@@ -32,7 +33,8 @@ except ImportError:  # python3-yaml (scripts/setup installs it)
     yaml = None
 
 STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
-LOADS_PER_CHUNK = {'copy': 8, 'scale': 8, 'add': 16, 'triad': 16, 'dot': 16, 'read': 8, 'fill': 0}
+READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0}
+ROUND_BYTES = 64  # per thread and input array in flight (LaunchShape::kStreamRound × 16 bytes)
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
 # Kokkos picks one of three launch paths by the functor's size; several may be instantiated.
@@ -114,7 +116,7 @@ def classify(name):
     """(kind, label, stream op or K) of a probe kernel, or None."""
     mech = next((v for k, v in MECHANISMS.items() if f'hip_parallel_launch_{k}' in name), None)
     suffix = f' [{mech}]' if mech and mech != 'local' else ''
-    m = re.search(r'StreamProbe<Kokkos::HIP, (double|float)>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
+    m = re.search(r'StreamProbe<Kokkos::HIP, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         op = STREAM_OPS[int(m.group(2))]
         reduce = ' (reduce)' if 'ParallelReduce' in name else ''
@@ -165,8 +167,18 @@ def analyse(symbol, body):
             best = {'fma': fmas, 'valu': valu, 'len': len(own),
                     'fmac': sum(op.startswith('v_fmac') for op in own),
                     'mov': sum(op.startswith(('v_mov', 'v_pk_mov')) for op in own)}
+    # A stream's rounds: the loop with the most 16-byte loads, and the bytes it loads before its
+    # first vmcnt wait (the tail and leftover code may come first in the function). Without such
+    # a loop, the function from its start.
+    def wide_loads(t, i):
+        return sum(1 for j in range(t, i + 1) if loads[j] and LOAD_BYTES.get(loads[j].group(2)) == 16)
+    hot = max(loops, key=lambda l: wide_loads(*l), default=None)
+    start, end = hot if hot and wide_loads(*hot) else (0, len(body) - 1)
+    wait = next((j for j in range(start, end + 1)
+                 if body[j][1] == 's_waitcnt' and VMCNT_WAIT.search(body[j][2])), end + 1)
     return {
         'loads_before_wait': sum(1 for m in loads[:first_wait] if m),
+        'bytes_before_wait': sum(LOAD_BYTES.get(m.group(2), 0) for m in loads[start:wait] if m),
         'loads': sum(1 for m in loads if m),
         'stores': sum(1 for op in ops if GLOBAL_STORE.match(op)),
         'widths': dict(widths),
@@ -197,10 +209,10 @@ def failed_checks(kind, label, detail, meta, a):
               (spills == 0, f'{spills} spilled registers'),
               (regs['agpr'] == 0, f'{regs["agpr"]} AGPRs (no matrix code here: spill space)')]
     if kind == 'stream':
-        need = LOADS_PER_CHUNK[detail]
+        need = ROUND_BYTES * READ_ARRAYS[detail]
         if need:
-            checks.append((a['loads_before_wait'] >= need,
-                           f'{a["loads_before_wait"]} loads before the first vmcnt wait < {need}'))
+            checks.append((a['bytes_before_wait'] >= need,
+                           f'{a["bytes_before_wait"]} bytes loaded before the first vmcnt wait < {need}'))
         dtype = re.search(r'<(fp\d+)>', label).group(1)
         narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype])
         checks.append((narrow == 0, f'{narrow} loads narrower than a {dtype} element'))
