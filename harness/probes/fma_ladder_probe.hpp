@@ -104,15 +104,18 @@ class FmaLadderProbe final : public Probe {
         kInPlace ? "ridgeline::fma" : "ridgeline::fma_xy",
         typename LaunchShape<Space>::Policy(0, l.items), KOKKOS_LAMBDA(const std::size_t item) {
           const T a = alpha, b = beta;  // locals: stores cannot alias them
+          // Captured outside the `if constexpr`: nvcc refuses a lambda's first capture inside one.
+          T* const in = x;
+          [[maybe_unused]] T* const out = y;
           for (int p = 0; p < passes; ++p)
             for (std::size_t j0 = 0; j0 < l.per_item; j0 += C) {
               // In place, one pointer (same index, nothing to alias); two arrays never
               // overlap, and restrict-qualified parameters say so (else GCC adds a scalar
               // fallback behind a runtime overlap check).
               if constexpr (kInPlace)
-                chunk<T*, T*>(l, item, j0, x, x, a, b);
+                chunk<T*, T*>(l, item, j0, in, in, a, b);
               else
-                chunk<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, x, y, a, b);
+                chunk<const T * KOKKOS_RESTRICT, T * KOKKOS_RESTRICT>(l, item, j0, in, out, a, b);
             }
         });
   }

@@ -187,10 +187,11 @@ class SramProbe final : public Probe {
     Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), T(-7));
   }
 
- private:
+  // Public only because nvcc refuses device lambdas in private member functions.
   template <SramOp Op>
   void run_op();
 
+ private:
   // Global element index of lane l of word w in team g's fill (the source region it reads).
   std::size_t source_element(std::size_t team, std::size_t w, std::size_t l) const {
     const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
@@ -230,17 +231,18 @@ void SramProbe<Space, T>::run_op() {
         for (std::size_t k = 0; k < per_thread; ++k) buf[k * TS + t] = src[k * TS + t];
         // Captured outside the `if constexpr`: nvcc refuses a lambda's first capture inside one.
         [[maybe_unused]] const T a = alpha, b = beta;
+        const int read_passes = Op == SramOp::kRead ? passes : 1;
+        [[maybe_unused]] const int update_passes = passes;
         if constexpr (Op == SramOp::kUpdate) {
-          for (int p = 0; p < passes; ++p) {
+          for (int p = 0; p < update_passes; ++p) {
             for (std::size_t k = 0; k < per_thread; ++k) {
               Word& x = buf[k * TS + t];
-              for (std::size_t l = 0; l < L; ++l) x.v[l] = compat::fma(x.v[l], a, b);
+              for (std::size_t l = 0; l < Word::kLanes; ++l) x.v[l] = compat::fma(x.v[l], a, b);
             }
             sram_pass_boundary();
           }
         }
         T acc[A] = {};
-        const int read_passes = Op == SramOp::kRead ? passes : 1;
         for (int p = 0; p < read_passes; ++p)
           for (std::size_t k = 0; k < per_thread; k += U)
             for (std::size_t u = 0; u < U; ++u) {
