@@ -14,20 +14,51 @@ namespace ridgeline {
 GemmTypeInfo gemm_type_info(GemmType t) {
   switch (t) {
     case GemmType::kFp64:
-      return {"fp64", 8,
-              8,      "fp64 (CUBLAS_COMPUTE_64F; DMMA tensor cores where the GPU has them)",
-              52,     "fp64"};
+      return {"fp64",
+              8,
+              8,
+              "fp64",
+              "fp64 (CUBLAS_COMPUTE_64F; DMMA tensor cores where the GPU has them)",
+              52,
+              "fp64"};
     case GemmType::kFp32:
-      return {"fp32", 4, 4, "fp32 (CUBLAS_COMPUTE_32F: no tensor cores)", 23, "fp32"};
+      return {"fp32", 4, 4, "fp32", "fp32 (CUBLAS_COMPUTE_32F: no tensor cores)", 23, "fp32"};
     case GemmType::kTf32:
-      return {"tf32", 4,     4, "tf32 tensor cores, fp32 accumulate (CUBLAS_COMPUTE_32F_FAST_TF32)",
-              10,     "fp32"};
+      return {"tf32",
+              4,
+              4,
+              "fp32",
+              "tf32 tensor cores, fp32 accumulate (CUBLAS_COMPUTE_32F_FAST_TF32)",
+              10,
+              "fp32"};
     case GemmType::kFp16:
-      return {"fp16", 2, 4, "fp16 tensor cores, fp32 accumulate and output", 10, "fp32"};
+      return {"fp16", 2, 4, "fp32", "fp16 tensor cores, fp32 accumulate and output", 10, "fp32"};
     case GemmType::kBf16:
-      return {"bf16", 2, 4, "bf16 tensor cores, fp32 accumulate and output", 7, "fp32"};
+      return {"bf16", 2, 4, "fp32", "bf16 tensor cores, fp32 accumulate and output", 7, "fp32"};
+    case GemmType::kFp8E4m3:
+      return {"fp8",
+              1,
+              2,
+              "bf16",
+              "fp8 E4M3 tensor cores (TN), fp32 accumulate without fast accumulation, scale 1 "
+              "per tensor, bf16 output",
+              3,
+              "fp32"};
   }
-  return {"?", 0, 0, "?", 0, "?"};
+  return {"?", 0, 0, "?", "?", 0, "?"};
+}
+
+std::string gemm_type_unsupported(GemmType type, const std::string& arch_name, bool lt) {
+  if (type != GemmType::kFp8E4m3) return "";
+  const std::string arch = base_arch(arch_name);
+  if (arch != "sm_89" && arch != "sm_90")
+    return "fp8 GEMM is planned on sm_89 and sm_90 only (FP8 tensor cores through cuBLASLt); "
+           "this device is " +
+           (arch.empty() ? std::string("of unknown architecture") : arch);
+  if (!lt)
+    return "fp8 GEMM needs cuBLASLt (per-tensor scales, TN layout); only cublasGemmEx could be "
+           "loaded";
+  return "";
 }
 
 namespace {

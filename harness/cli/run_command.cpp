@@ -48,7 +48,7 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 // Storage types; tf32 (vendor_gemm only) rides with fp32.
-const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16", "tf32"};
+const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16", "tf32", "fp8"};
 
 // The build's default (CMake RIDGELINE_SPACES, e.g. the `serial` preset): a ;-separated list.
 std::vector<std::string> default_spaces() {
@@ -87,7 +87,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Probe(s) or families, comma-separated or repeated (default: all; see 'list')")
       ->delimiter(',');
   run->add_option("--dtype", o->run.filter.dtypes,
-                  "Data type(s): fp64, fp32, fp16, bf16, tf32 (default: the profile's)")
+                  "Data type(s): fp64, fp32, fp16, bf16, tf32, fp8 (tf32 and fp8: vendor gemm "
+                  "only; default: the profile's)")
       ->delimiter(',');
   run->add_option("--rounds", o->run.rounds,
                   "Run the sweep in N rounds, every point once per round in a shuffled order "

@@ -42,6 +42,9 @@ class Probe {
   // What the last run() observed of the machine besides its time (e.g. the SM clock measured
   // inside the kernel), written into the point's results; null when nothing.
   virtual nlohmann::json observed() { return nullptr; }
+  // What setup() decided about how to run the point (the vendor gemm's chosen algorithm), added
+  // to the point's params; null when nothing. The plan's params are fixed before setup() runs.
+  virtual nlohmann::json setup_params() { return nullptr; }
   // Test hook: corrupts one output value so tests can see verify() catch it.
   virtual void corrupt_output_for_test() = 0;
 };

@@ -1,9 +1,12 @@
 #pragma once
-// The vendor library's GEMM (cuBLAS; backends/vendor_gemm.hpp) on a device space: the tensor-core
-// roof in fp16, bf16 and tf32, and the fp64/fp32 library roof, beside our own probes. The matrices
-// hold random values with full-entropy significands in ±[2^-7, 1) (low-entropy data such as
-// zeros or a few repeated values draws less power and runs faster than real work), written on the
-// device; C is poisoned with NaN before every check, so an unwritten element fails.
+// The vendor library's GEMM (cuBLASLt; backends/vendor_gemm.hpp) on a device space: the
+// tensor-core roof in fp8, fp16, bf16 and tf32, and the fp64/fp32 library roof, beside our own
+// probes, for C (m×n) = op(A)·B with k-long dot products: the square n³ and the skinny m×n×n of a
+// prefill or batched-decode GEMM. The matrices hold random values with full-entropy significands in
+// ±[2^-7, 1) (low-entropy data such as zeros or a few repeated values draws less power and runs
+// faster than real work), written on the device; fp8 values are rounded to E4M3 on the host
+// (probes/fp8_e4m3.hpp) and copied. C is poisoned with NaN before every check, so an unwritten
+// element fails.
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "compat/kokkos_compat.hpp"
+#include "probes/fp8_e4m3.hpp"
 #include "probes/half_precision.hpp"
 #include "probes/point_name.hpp"
 #include "probes/probe.hpp"
@@ -40,8 +44,9 @@ KOKKOS_INLINE_FUNCTION std::uint64_t random_element_bits(std::uint64_t index, st
   }
 }
 
-// The value of such an element, read on the host.
+// The value of such an element, read on the host (1 byte: fp8 E4M3).
 inline double element_value(const unsigned char* p, int bytes, bool bf16) {
+  if (bytes == 1) return decode_e4m3(*p);
   if (bytes == 8) {
     double d;
     std::memcpy(&d, p, 8);
@@ -62,29 +67,40 @@ class VendorGemmProbe final : public Probe {
  public:
   using Bytes = Kokkos::View<unsigned char*, typename Space::memory_space>;
 
-  VendorGemmProbe(GemmType type, std::size_t n, VendorGemm& library)
-      : type_(type), t_(gemm_type_info(type)), n_(n), library_(library) {
+  VendorGemmProbe(GemmType type, const GemmShape& shape, VendorGemm& library)
+      : type_(type), t_(gemm_type_info(type)), shape_(shape), library_(library) {
+    const auto [m, n, k] = shape;
     info_.probe = "vendor_gemm";
     info_.family = "library";
     info_.space = Space::name();
     info_.dtype = t_.dtype;
-    info_.elements = n * n;
-    info_.working_set_bytes = n * n * (2 * t_.in_bytes + t_.out_bytes);
-    info_.flops = 2.0 * double(n) * double(n) * double(n);
-    info_.bytes = double(n) * double(n) * double(2 * t_.in_bytes + t_.out_bytes);
+    info_.elements = m * n;
+    info_.working_set_bytes = (m * k + k * n) * t_.in_bytes + m * n * t_.out_bytes;
+    info_.flops = gemm_flops(shape);
+    info_.bytes = gemm_bytes(type, shape);
     // The unit by the device's architecture: an fp64 GEMM on an sm_89 runs on the vector units
     // and is held against P, not P_matrix.
-    info_.params = {{"n", n},
+    info_.params = {{"m", m},
+                    {"n", n},
+                    {"k", k},
+                    {"layout", a_transposed(type) ? "TN" : "NN"},
                     {"library", library.library()},
                     {"math", t_.math},
                     {"unit", gemm_unit(type, library.arch())},
                     {"accumulate", t_.accumulate},
                     {"arch", library.arch()},
                     {"data", "random, |x| in [2^-7, 1)"},
-                    {"c_dtype", t_.out_bytes == 8 ? "fp64" : "fp32"}};
-    info_.name = point_name("vendor_gemm", info_.space, info_.dtype, grade("n", n));
+                    {"c_dtype", t_.c_dtype}};
+    info_.name = point_name("vendor_gemm", info_.space, info_.dtype, gemm_grade(shape));
   }
   const PointInfo& info() const override { return info_; }
+
+  // "n:8192" for the square (the name points had before the skinny sweep), else
+  // "m:16,n:8192,k:8192".
+  static std::string gemm_grade(const GemmShape& s) {
+    if (s.m == s.n && s.n == s.k) return grade("n", s.n);
+    return grade("m", s.m) + "," + grade("n", s.n) + "," + grade("k", s.k);
+  }
 
   void release() override {
     a_ = Bytes();
@@ -93,49 +109,80 @@ class VendorGemmProbe final : public Probe {
   }
 
   void setup() override {
-    const std::size_t nn = n_ * n_;
+    const auto [m, n, k] = shape_;
     a_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_a"),
-               nn * t_.in_bytes);
+               m * k * t_.in_bytes);
     b_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_b"),
-               nn * t_.in_bytes);
+               k * n * t_.in_bytes);
     c_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_c"),
-               nn * t_.out_bytes);
+               m * n * t_.out_bytes);
     fill_random(a_, 0x1234);
     fill_random(b_, 0x5678);
+    fence();
+    // Untimed: the library picks its algorithm on these very matrices (it writes C).
+    choice_ = library_.prepare(type_, shape_, a_.data(), b_.data(), c_.data());
     poison_c();
     fence();
   }
 
-  void run() override { library_.gemm(type_, n_, a_.data(), b_.data(), c_.data()); }
+  // What prepare() chose, beside the params planned before it ran.
+  nlohmann::json setup_params() override {
+    nlohmann::json j = {{"api", choice_.api},
+                        {"algorithm", choice_.algorithm},
+                        {"heuristic_candidates", choice_.candidates},
+                        {"algorithms_tried", choice_.tried}};
+    j["heuristic_rank"] = choice_.heuristic_rank >= 0 ? nlohmann::json(choice_.heuristic_rank)
+                                                      : nlohmann::json(nullptr);
+    j["selection_best_s"] =
+        choice_.seconds > 0 ? nlohmann::json(choice_.seconds) : nlohmann::json(nullptr);
+    return j;
+  }
+
+  void run() override { library_.gemm(type_, shape_, a_.data(), b_.data(), c_.data()); }
   void fence() override { compat::fence(Space(), "ridgeline::vendor_gemm"); }
 
-  // Sampled entries against an exact host dot product of the same inputs, within the worst-case
-  // rounding of the accumulation (k·u) plus, for tf32, the rounding of each input to 10 bits; and
-  // no NaN anywhere in C (it was poisoned before the last run).
+  // Sampled entries against an exact host dot product of the same inputs (long double), and no
+  // NaN anywhere in C (it was poisoned before the last run). The tolerance, per entry, is the
+  // rounding the library may add, in terms of S = Σ|a·b| over the k products:
+  // - fp64, fp32, tf32, fp16, bf16: the worst-case rounding of a k-term sum, k·u·S (u = 2^-53 in
+  //   fp64, else 2^-24), plus for tf32 the rounding of each input to 10 bits (2·2^-11·S);
+  // - fp8: the inputs are exactly the decoded E4M3 values and a product of two 4-bit significands
+  //   is exact, so only the sum and the output round. Hopper's FP8 tensor cores keep fewer bits
+  //   than fp32 inside one MMA's k-slice (about 14, as DeepSeek-V3's report measured on H800);
+  //   without fast accumulation cuBLASLt adds each slice's partial into fp32, so that costs at
+  //   most a few 2^-14 of the slice's S, bounded here by 2^-10·S in all, plus k·2^-24·S for the
+  //   fp32 sum of the partials, plus the bf16 output's rounding (half an ulp: 2^-9·|c|, taken as
+  //   2^-8). A wrong layout or scale misses by about |c| or more: S is ~√k·|c| for random signs,
+  //   so the bound stays below that for k up to ~2^16.
   Verification verify() override {
     const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_);
     const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b_);
     const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_);
+    const auto [m, n, k] = shape_;
     const int in = int(t_.in_bytes), out = int(t_.out_bytes);
-    const bool bf16 = type_ == GemmType::kBf16;
-    const std::size_t nn = n_ * n_;
-    for (std::size_t e = 0; e < nn; ++e)
-      if (!std::isfinite(element_value(&c(e * out), out, false)))
+    const bool bf16_in = type_ == GemmType::kBf16, bf16_out = out == 2;
+    for (std::size_t e = 0; e < m * n; ++e)
+      if (!std::isfinite(element_value(&c(e * out), out, bf16_out)))
         return {false, "vendor_gemm: C element " + std::to_string(e) + " is not finite"};
+    const bool fp8 = type_ == GemmType::kFp8E4m3;
     const double u_acc = out == 8 ? 0x1p-53 : 0x1p-24;
     const double u_in = type_ == GemmType::kTf32 ? 0x1p-11 : 0;
+    const double slices = fp8 ? 0x1p-10 : 0, u_out = fp8 ? 0x1p-8 : 0;
+    const bool at = a_transposed(type_);
     constexpr std::size_t kSamples = 256;
     for (std::size_t s = 0; s < kSamples; ++s) {
-      const std::size_t i = (s * 7919 + 13) % n_, j = (s * 104729 + 7) % n_;
+      const std::size_t i = (s * 7919 + 13) % m, j = (s * 104729 + 7) % n;
       long double exact = 0, magnitude = 0;
-      for (std::size_t k = 0; k < n_; ++k) {
-        const long double p = (long double)element_value(&a((i + k * n_) * in), in, bf16) *
-                              element_value(&b((k + j * n_) * in), in, bf16);
+      for (std::size_t l = 0; l < k; ++l) {
+        const std::size_t ai = at ? l + i * k : i + l * m;
+        const long double p = (long double)element_value(&a(ai * in), in, bf16_in) *
+                              element_value(&b((l + j * k) * in), in, bf16_in);
         exact += p;
         magnitude += std::fabs(p);
       }
-      const double got = element_value(&c((i + j * n_) * out), out, false);
-      const long double tol = (double(n_) * u_acc + 2 * u_in) * magnitude;
+      const double got = element_value(&c((i + j * m) * out), out, bf16_out);
+      const long double tol =
+          (double(k) * u_acc + 2 * u_in + slices) * magnitude + u_out * std::fabs(exact);
       if (!(std::fabs(got - exact) <= tol))
         return {false, "vendor_gemm " + info_.dtype + ": C(" + std::to_string(i) + "," +
                            std::to_string(j) + ") is " + std::to_string(got) + ", expected " +
@@ -150,6 +197,7 @@ class VendorGemmProbe final : public Probe {
 
   // Public only because nvcc refuses device lambdas in private member functions.
   void fill_random(const Bytes& v, std::uint64_t seed) {
+    if (type_ == GemmType::kFp8E4m3) return fill_random_fp8(v, seed);
     const int bytes = int(t_.in_bytes);
     const bool bf16 = type_ == GemmType::kBf16;
     unsigned char* p = v.data();
@@ -160,15 +208,29 @@ class VendorGemmProbe final : public Probe {
           for (int k = 0; k < bytes; ++k) p[e * bytes + k] = (unsigned char)(bits >> (8 * k));
         });
   }
-  // All-ones bytes: NaN in fp32 and fp64.
+  // The same fp32 values, rounded to E4M3 on the host (the codec is tested on the CPU; a
+  // device copy of it would be a second one to trust).
+  void fill_random_fp8(const Bytes& v, std::uint64_t seed) {
+    const Kokkos::View<unsigned char*, Kokkos::HostSpace> host(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_fp8_host"), v.extent(0));
+    for (std::size_t e = 0; e < v.extent(0); ++e) {
+      float f;
+      const auto bits = static_cast<std::uint32_t>(random_element_bits(e, seed, 4, false));
+      std::memcpy(&f, &bits, 4);
+      host(e) = encode_e4m3(f);
+    }
+    Kokkos::deep_copy(v, host);
+  }
+  // All-ones bytes: NaN in fp32, fp64 and bf16.
   void poison_c() { Kokkos::deep_copy(c_, (unsigned char)0xff); }
 
  private:
   GemmType type_;
   GemmTypeInfo t_;
-  std::size_t n_;
+  GemmShape shape_;
   VendorGemm& library_;
   PointInfo info_;
+  GemmChoice choice_;
   Bytes a_, b_, c_;
 };
 

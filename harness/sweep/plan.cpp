@@ -23,6 +23,7 @@
 #include "probes/vendor_gemm_probe.hpp"
 #include "results/input_error.hpp"
 #include "spaces.hpp"
+#include "sweep/vendor_gemm_plan.hpp"
 #include "vendor_gemm.hpp"
 
 namespace ridgeline {
@@ -39,6 +40,14 @@ using nlohmann::json;
 
 bool wanted(const std::vector<std::string>& list, const std::string& name) {
   return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// The storage dtype a profile names for a GEMM-only dtype: tf32 is planned with fp32, fp8 with
+// bf16 (the type its GEMM writes); others are their own.
+std::string riding_with(const std::string& dtype) {
+  if (dtype == "tf32") return "fp32";
+  if (dtype == "fp8") return "bf16";
+  return dtype;
 }
 
 struct SpaceLimits {
@@ -295,28 +304,19 @@ class Planner {
   void vendor_gemm_points() {
     std::string why_not;
     VendorGemm* library = vendor_gemm(Space::name(), why_not);
-    for (GemmType t :
-         {GemmType::kFp64, GemmType::kFp32, GemmType::kTf32, GemmType::kFp16, GemmType::kBf16}) {
-      const char* dtype = gemm_type_info(t).dtype;
-      if (!dtype_wanted(dtype)) continue;
-      if (library) {
-        add(std::make_unique<VendorGemmProbe<Space>>(t, profile_.vendor_gemm_n, *library));
-        continue;
-      }
-      PointPlan p;
-      p.info.probe = "vendor_gemm";
-      p.info.family = "library";
-      p.info.space = Space::name();
-      p.info.dtype = dtype;
-      p.info.name =
-          point_name("vendor_gemm", Space::name(), dtype, grade("n", profile_.vendor_gemm_n));
-      p.skipped_reason = why_not;
-      plan_.push_back(std::move(p));
+    const auto wanted_type = [this](GemmType t) { return dtype_wanted(gemm_type_info(t).dtype); };
+    for (PointPlan& p :
+         vendor_gemm_plan<Space>(library, why_not, vendor_gemm_shapes(profile_), wanted_type)) {
+      if (p.probe)
+        add(std::move(p.probe));
+      else
+        plan_.push_back(std::move(p));
     }
   }
-  // tf32 rides with fp32: the profile's dtypes name storage types.
+  // The profile's dtypes name storage types: tf32 rides with fp32, fp8 with bf16 (its GEMM
+  // writes bf16).
   bool dtype_wanted(const std::string& dtype) const {
-    const std::string stored = dtype == "tf32" ? "fp32" : dtype;
+    const std::string stored = riding_with(dtype);
     return std::find(profile_.dtypes.begin(), profile_.dtypes.end(), stored) !=
            profile_.dtypes.end();
   }
@@ -465,7 +465,8 @@ InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filte
         "", "--space",
         fmt::format("none of the profile's spaces ({})", fmt::join(profile.spaces, ", ")));
   std::vector<std::string> dtypes = profile.dtypes;
-  if (wanted(dtypes, "fp32")) dtypes.push_back("tf32");  // tf32 rides with fp32
+  for (const char* gemm_only : {"tf32", "fp8"})
+    if (wanted(dtypes, riding_with(gemm_only))) dtypes.push_back(gemm_only);
   if (!filter.dtypes.empty() && !meet(filter.dtypes, dtypes))
     return InputError(
         "", "--dtype",
@@ -491,7 +492,7 @@ std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& conte
     // Probes allocate in setup(), so planning every dtype and dropping some costs nothing.
     const auto unwanted = [&filter](const PointPlan& p) {
       return !wanted(filter.dtypes, p.info.dtype) &&
-             !(p.info.dtype == "tf32" && wanted(filter.dtypes, "fp32"));
+             !wanted(filter.dtypes, riding_with(p.info.dtype));
     };
     plan.erase(std::remove_if(plan.begin(), plan.end(), unwanted), plan.end());
   }

@@ -237,6 +237,8 @@ class Sweep {
       point.probe->fence();
       v = point.probe->verify();
       observed = point.probe->observed();
+      if (const nlohmann::json chosen = point.probe->setup_params(); chosen.is_object())
+        point.info.params.update(chosen);
     }
     record_visit(rec, point.info, samples, v, error, observed);
     auto entry = point_json(point.info, rec.error.empty() ? rec.samples : std::vector<double>{},

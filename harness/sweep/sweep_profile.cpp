@@ -211,10 +211,12 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     p.sram_passes = static_cast<int>(f.integer("passes", 256, 1, 1000000));
   }
   if (top.has("library")) {
-    const Fields f(top.raw("library"), file, "library", {"probes", "gemm_n", "vendor_gemm_n"});
+    const Fields f(top.raw("library"), file, "library",
+                   {"probes", "gemm_n", "vendor_gemm_n", "vendor_gemm_m"});
     p.library_probes = f.names("probes", kLibraryProbes, "library probe");
     p.gemm_n = f.integer("gemm_n", 1024, 1, 65536);  // 3·n²·8 bytes: 100 GB at the top
     p.vendor_gemm_n = f.integer("vendor_gemm_n", 8192, 1, 65536);  // 3·n²·8 bytes
+    p.vendor_gemm_m = f.integers("vendor_gemm_m", 1, 65536);       // as vendor_gemm_n
   }
   return p;
 }
@@ -293,9 +295,12 @@ nlohmann::json SweepProfile::to_json() const {
                  {"dtypes", sram_dtypes},
                  {"bytes", sram_bytes},
                  {"passes", sram_passes}};
-  if (!library_probes.empty())
+  if (!library_probes.empty()) {
     j["library"] = {
         {"probes", library_probes}, {"gemm_n", gemm_n}, {"vendor_gemm_n", vendor_gemm_n}};
+    // Only when set: profiles and results written before the sweep keep matching on --resume.
+    if (!vendor_gemm_m.empty()) j["library"]["vendor_gemm_m"] = vendor_gemm_m;
+  }
   return j;
 }
 

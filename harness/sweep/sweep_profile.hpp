@@ -66,6 +66,9 @@ struct SweepProfile {
   std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy vendor_gemm
   std::uint64_t gemm_n = 0;
   std::uint64_t vendor_gemm_n = 0;  // n of the vendor library's gemm on device spaces
+  // The skinny sweep: m×n×n GEMMs (n = vendor_gemm_n) beside the square one, as a prefill of m
+  // tokens or a decode batch of m meets an n×n weight; empty: the square only.
+  std::vector<std::uint64_t> vendor_gemm_m;
 
   nlohmann::json to_json() const;  // recorded in the results file
 };

@@ -132,6 +132,12 @@ INSTANTIATE_TEST_SUITE_P(
                    ": cache.bytes_per_call: must be a number in (0, 1e+12]"},
         OutOfRange{R"("library":{"gemm_n":2147483648})",
                    ": library.gemm_n: must be an integer in [1, 65536]"},
+        OutOfRange{R"("library":{"vendor_gemm_m":[16,0]})",
+                   ": library.vendor_gemm_m[1]: must be an integer in [1, 65536]"},
+        OutOfRange{R"("library":{"vendor_gemm_m":[16,16]})",
+                   ": library.vendor_gemm_m[1]: is listed twice"},
+        OutOfRange{R"("library":{"vendor_gemm_m":16})",
+                   ": library.vendor_gemm_m: must be a non-empty array of integers"},
         OutOfRange{R"("dtypes":["fp64","fp32","fp64"])", ": dtypes[2]: 'fp64' is listed twice"},
         OutOfRange{R"("bandwidth":{"probes":["triad","triad"]})",
                    ": bandwidth.probes[1]: 'triad' is listed twice"},
@@ -142,6 +148,17 @@ TEST(SweepProfile, RangeEndsAreAccepted) {
                       "fma":{"k_max":8192,"flops_per_call":1e12},"peak":{"k":65536},
                       "cache":{"steps_per_octave":64},"library":{"gemm_n":65536}})"),
             "no error");
+}
+
+// The skinny vendor gemm sweep: M from 16 to 8192 against the 8192² weight of the square.
+TEST(SweepProfile, VendorGemmSweepIsReadAndWrittenBack) {
+  const SweepProfile p = load_sweep_profile("gpu-first-light");
+  EXPECT_EQ(p.vendor_gemm_n, 8192u);
+  EXPECT_EQ(p.vendor_gemm_m,
+            (std::vector<std::uint64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}));
+  EXPECT_EQ(p.to_json()["library"]["vendor_gemm_m"].size(), 10u);
+  // Profiles without the sweep write no field: their results still --resume.
+  EXPECT_FALSE(load_sweep_profile("nightly").to_json()["library"].contains("vendor_gemm_m"));
 }
 
 TEST(SweepProfile, UnknownProfileNameListsTheKnownOnes) {
