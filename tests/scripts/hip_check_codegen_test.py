@@ -108,9 +108,10 @@ class Unrolling(unittest.TestCase):
 
 
 class Stream(unittest.TestCase):
-    def stream(self, loads, waits_after, count=8):
+    def stream(self, loads, waits_after, count=8, extra=()):
         pro = [f'global_load_{loads} v[{2 * i}:{2 * i + 1}], v[0:1], off' for i in range(count)]
         pro.insert(waits_after, 's_waitcnt vmcnt(0)')
+        pro[0:0] = extra
         return objdump(pro + ['global_store_dwordx2 v[0:1], v[2:3], off'], [], ())
 
     def test_chunk_in_flight_passes(self):
@@ -122,6 +123,14 @@ class Stream(unittest.TestCase):
 
     def test_round_of_16_byte_vectors_passes(self):
         self.assertEqual(failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx4', 4, 4)), [])
+
+    def test_work_group_size_reads_are_not_split_elements(self):  # clang 19, gfx942 reductions
+        text = self.stream('dwordx2', 8, extra=['global_load_ushort v36, v3, s[14:15]'])
+        self.assertEqual(failures('stream', 'copy<fp64>', 'copy', text), [])
+
+    def test_short_loads_of_data_fail(self):
+        text = self.stream('dwordx2', 8, extra=['global_load_ushort v36, v[0:1], off'])
+        self.assertIn('1 loads narrower than a fp64 element', failures('stream', 'copy<fp64>', 'copy', text))
 
     def test_split_element_fails(self):
         msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dword', 8))

@@ -13,7 +13,8 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
     kernel without matrix instructions AGPRs are where registers spill to on gfx90a/gfx942);
   - a streaming kernel's rounds (its loop with the most 16-byte loads) wait for memory before a
     thread's round is in flight (4 vectors of 16 bytes per input array: 64 bytes each), or it
-    splits an element into narrower loads;
+    splits an element into narrower loads (2-byte reads of the implicit kernel arguments, the
+    work-group size that clang >= 17 reads per lane, are not elements);
   - a peak kernel's hot loop is under 99 % FMA of its vector ALU instructions, or the hot loop
     of a ladder rung with K >= 64 under 95 %; either under 90 % of all its instructions: a
     literal that forces `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x
@@ -60,6 +61,7 @@ GLOBAL_LOAD = re.compile(r'^(global|buffer|flat)_load_(\w+)$')
 GLOBAL_STORE = re.compile(r'^(global|buffer|flat)_store_')
 SCRATCH = re.compile(r'^scratch_')
 VMCNT_WAIT = re.compile(r'vmcnt\(')
+IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset, SGPR base
 
 
 def tool(name, suffix):
@@ -154,6 +156,11 @@ def analyse(symbol, body):
     first_wait = next((i for i, (_, op, args) in enumerate(body)
                        if op == 's_waitcnt' and VMCNT_WAIT.search(args)), len(body))
     widths = collections.Counter(LOAD_BYTES.get(m.group(2), 0) for m in loads if m)
+    # clang >= 17 (code object v5) reads the work-group size from the implicit kernel arguments,
+    # indexed per lane: `global_load_ushort vN, vM, s[kernarg + 0xb0]` in Kokkos' reductions.
+    # Not the probe's data: no element of a fp32/fp64 array is read 2 bytes at a time.
+    implicit = sum(1 for m, (_, _, args) in zip(loads, body)
+                   if m and LOAD_BYTES.get(m.group(2), 0) == 2 and IMPLICIT_ARG_BASE.search(args))
     loops = []
     for i, (address, op, args) in enumerate(body):
         if op.startswith('s_cbranch') or op == 's_branch':
@@ -190,6 +197,7 @@ def analyse(symbol, body):
         'loads': sum(1 for m in loads if m),
         'stores': sum(1 for op in ops if GLOBAL_STORE.match(op)),
         'widths': dict(widths),
+        'implicit_arg_loads': implicit,
         'scratch_ops': sum(1 for op in ops if SCRATCH.match(op)),
         'loop': best,
     }
@@ -222,7 +230,7 @@ def failed_checks(kind, label, detail, meta, a):
             checks.append((a['bytes_before_wait'] >= need,
                            f'{a["bytes_before_wait"]} bytes loaded before the first vmcnt wait < {need}'))
         dtype = re.search(r'<(fp\d+)>', label).group(1)
-        narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype])
+        narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype]) - a['implicit_arg_loads']
         checks.append((narrow == 0, f'{narrow} loads narrower than a {dtype} element'))
     loop = a['loop']
     if kind == 'peak' or graded_rung(kind, detail):
