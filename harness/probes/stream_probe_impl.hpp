@@ -126,6 +126,40 @@ KOKKOS_FORCEINLINE_FUNCTION T stream_value(T q, T a, T b) {
   return q;  // fill
 }
 
+// Keeps a round's loads of two arrays ahead of its arithmetic on AMD GPUs: one empty asm statement
+// takes every loaded vector as an operand it may change, so each load is issued before it and no
+// arithmetic on them before it. Left alone, clang 15 (gfx90a) paired each vector of the first
+// array with its partner, added them and waited for both (vmcnt(0)) before it issued the next
+// pair's loads: add fp64 kept 96, add/triad fp32 32 and dot fp32 64 of a round's 128 bytes in
+// flight (scripts/check-gpu-codegen). A scheduling barrier (__builtin_amdgcn_sched_barrier) fixed
+// fp64 only: it orders machine instructions, and the SLP vectorizer had already moved the fp32
+// loads and adds together in the IR. ptxas keeps CUDA's rounds together without it. Rounds of U
+// vectors only (U = 4: eight 16-byte operands); the leftover single vectors stay as they are.
+template <class T, std::size_t N>
+KOKKOS_FORCEINLINE_FUNCTION void hold_round(Vector16<T> (&ra)[N], Vector16<T> (&rb)[N]) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (N == 4) {
+    using Raw = unsigned __attribute__((ext_vector_type(4)));  // one 16-byte VGPR quad
+    static_assert(sizeof(Raw) == sizeof(Vector16<T>), "a vector is one VGPR quad");
+    Raw r[2 * N];
+    for (std::size_t u = 0; u < N; ++u) {
+      __builtin_memcpy(&r[u], &ra[u], sizeof(Raw));
+      __builtin_memcpy(&r[N + u], &rb[u], sizeof(Raw));
+    }
+    asm volatile(""
+                 : "+v"(r[0]), "+v"(r[1]), "+v"(r[2]), "+v"(r[3]), "+v"(r[4]), "+v"(r[5]),
+                   "+v"(r[6]), "+v"(r[7]));
+    for (std::size_t u = 0; u < N; ++u) {
+      __builtin_memcpy(&ra[u], &r[u], sizeof(Raw));
+      __builtin_memcpy(&rb[u], &r[N + u], sizeof(Raw));
+    }
+  }
+#else
+  (void)ra;
+  (void)rb;
+#endif
+}
+
 // N vectors of a non-reducing operation: every load of the N vectors, then the stores.
 template <StreamOp Op, class T, std::size_t N>
 KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, T q,
@@ -138,6 +172,7 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, 
     if constexpr (kReads) ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
     if constexpr (kReadsB) rb[u] = *reinterpret_cast<const Vec*>(b + first[u]);
   }
+  if constexpr (kReadsB) hold_round(ra, rb);
   for (std::size_t u = 0; u < N; ++u) {
     Vec v;
     for (std::size_t j = 0; j < Vec::kLanes; ++j) {
@@ -163,6 +198,7 @@ KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)
     ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
     if constexpr (Op == StreamOp::kDot) rb[u] = *reinterpret_cast<const Vec*>(b + first[u]);
   }
+  if constexpr (Op == StreamOp::kDot) hold_round(ra, rb);
   for (std::size_t u = 0; u < N; ++u)
     for (std::size_t j = 0; j < L; ++j) {
       if constexpr (Op == StreamOp::kDot)

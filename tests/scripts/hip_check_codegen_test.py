@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The thresholds of backends/hip/tools/check_codegen.py on llvm-objdump text written here: each
 check passes on the code it must pass and fails on the code the issue saw (fmac + mov, a rung
-unrolled 2x, loads split, waits too early, spills)."""
+unrolled 2x or unlike its ladder's others, a peak loop under 99 %, loads split, waits too early,
+spills)."""
 import os
 import sys
 import unittest
@@ -54,6 +55,15 @@ class PeakLoop(unittest.TestCase):
         msgs = failures('peak', 'PeakProbe<fp64>', None, objdump([], ['s_nop 0'] * 4))
         self.assertIn('no hot loop with >= 16 FMAs', msgs)
 
+    def test_peak_under_99_percent_of_vector_alu_fails(self):  # passed the 95 % it had before
+        loop = [FMA] * 128 + ['v_add_u32_e32 v1, 16, v1'] * 4 + LOOP_CONTROL
+        msgs = failures('peak', 'PeakProbe<fp64>', None, objdump([], loop))
+        self.assertTrue(any('vector ALU 0.970 < 0.99' in m for m in msgs), msgs)
+
+    def test_rung_keeps_95_percent_of_vector_alu(self):  # the fp32 rungs: 79 of 83
+        loop = [FMA] * 79 + ['v_add_u32_e32 v1, 16, v1'] * 4 + LOOP_CONTROL
+        self.assertEqual(failures('ladder', 'FmaLadderProbe<fp32, K=64>', 64, objdump([], loop)), [])
+
 
 class LadderRung(unittest.TestCase):
     def test_unrolled_2x_fails(self):  # 16 FMAs of 20 instructions, as K = 64 had on gfx90a
@@ -69,10 +79,39 @@ class LadderRung(unittest.TestCase):
         self.assertEqual(failures('ladder', 'FmaLadderProbe<fp64, K=8>', 8, objdump([], ['s_nop 0'])), [])
 
 
+class Unrolling(unittest.TestCase):
+    """Every FmaLadderProbe rung with K >= 64 has its step loop unrolled like its ladder's others;
+    the check did not exist before (each rung was graded on its own)."""
+    RUNGS = [('FmaLadderProbe<fp64, K=64>', 64, 128), ('FmaLadderProbe<fp64, K=256>', 256, 56),
+             ('FmaLadderProbe<fp64, K=4096>', 4096, 128), ('FmaLadderProbe<fp64, K=16>', 16, 128),
+             ('FmaLadderProbe<fp64, K=256, xy>', 256, 112), ('FmaLadderProbe<fp64, K=512>', 512, None)]
+
+    def test_rung_unrolled_unlike_its_ladder_fails(self):
+        # 56 FMAs of 60 instructions pass the share thresholds: only the comparison catches it.
+        msgs = cc.unrolling_failures(self.RUNGS, 'FmaLadderProbe<fp64, K=256>')
+        self.assertEqual(len(msgs), 1, msgs)
+        self.assertIn('holds 56 FMAs where the other rungs of FmaLadderProbe<fp64> hold 128', msgs[0])
+
+    def test_rung_without_a_loop_fails(self):
+        self.assertEqual(len(cc.unrolling_failures(self.RUNGS, 'FmaLadderProbe<fp64, K=512>')), 1)
+
+    def test_rungs_unrolled_alike_pass(self):
+        self.assertEqual(cc.unrolling_failures(self.RUNGS, 'FmaLadderProbe<fp64, K=4096>'), [])
+
+    def test_forms_and_short_rungs_are_separate(self):
+        for label in ('FmaLadderProbe<fp64, K=256, xy>', 'FmaLadderProbe<fp64, K=16>'):
+            self.assertEqual(cc.unrolling_failures(self.RUNGS, label), [], label)
+
+    def test_half_ladder_keeps_its_two_loop_shapes(self):
+        rungs = [('HalfFmaLadderProbe<fp16, K=64>', 64, 256), ('HalfFmaLadderProbe<fp16, K=512>', 512, 1024)]
+        self.assertEqual(cc.unrolling_failures(rungs, 'HalfFmaLadderProbe<fp16, K=64>'), [])
+
+
 class Stream(unittest.TestCase):
-    def stream(self, loads, waits_after, count=8):
+    def stream(self, loads, waits_after, count=8, extra=()):
         pro = [f'global_load_{loads} v[{2 * i}:{2 * i + 1}], v[0:1], off' for i in range(count)]
         pro.insert(waits_after, 's_waitcnt vmcnt(0)')
+        pro[0:0] = extra
         return objdump(pro + ['global_store_dwordx2 v[0:1], v[2:3], off'], [], ())
 
     def test_chunk_in_flight_passes(self):
@@ -84,6 +123,14 @@ class Stream(unittest.TestCase):
 
     def test_round_of_16_byte_vectors_passes(self):
         self.assertEqual(failures('stream', 'copy<fp64>', 'copy', self.stream('dwordx4', 4, 4)), [])
+
+    def test_work_group_size_reads_are_not_split_elements(self):  # clang 19, gfx942 reductions
+        text = self.stream('dwordx2', 8, extra=['global_load_ushort v36, v3, s[14:15]'])
+        self.assertEqual(failures('stream', 'copy<fp64>', 'copy', text), [])
+
+    def test_short_loads_of_data_fail(self):
+        text = self.stream('dwordx2', 8, extra=['global_load_ushort v36, v[0:1], off'])
+        self.assertIn('1 loads narrower than a fp64 element', failures('stream', 'copy<fp64>', 'copy', text))
 
     def test_split_element_fails(self):
         msgs = failures('stream', 'copy<fp64>', 'copy', self.stream('dword', 8))

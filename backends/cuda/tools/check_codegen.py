@@ -13,7 +13,10 @@ log). It exits 1 if any of these fails:
     than a thread's round (4 vectors of 16 bytes per input array), or loads fewer bytes before its
     first store than a round holds: each thread must have its whole round in flight;
   - a peak kernel's hottest loop is under 99 % FMA instructions (loop overhead caps the peak:
-    128 FFMA in 132 instructions was a 97 % cap);
+    128 FFMA in 132 instructions was a 97 % cap), or a ladder rung's with K >= 64 under 90 %;
+  - a rung of FmaLadderProbe with K >= 64 whose step loop holds another number of FMAs than the
+    other such rungs of its ladder (dtype and form): every rung is unrolled the same, so rungs
+    differ in intensity only (HalfFmaLadderProbe's two loop shapes are by design);
   - a writing stream kernel has fewer 16-byte stores than a round (4);
   - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
 """
@@ -36,6 +39,8 @@ STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
 READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0}
 ROUND_VECTORS = 4  # 16-byte vectors per thread and input array in flight (LaunchShape::kStreamRound)
 PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
+RUNG_FMA_SHARE = 0.90  # of a graded ladder rung's hot-loop instructions
+GRADED_RUNG_K = 64  # ladder rungs with at least this many steps are graded
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 
 
@@ -76,11 +81,15 @@ def classify(name):
         op = 'read' if m.group(2) else OLD_STREAM_LAMBDAS.get(int(m.group(3)), '?')
         label = 'read/dot' if m.group(2) else op
         return ('stream', f'{label}<{DTYPES[m.group(1)]}>', op if op != '?' else 'fill')
-    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)(?:, (\d+))?>::run\(\)', name)
+    # FmaLadderProbe carries its form as a fourth argument, `(ridgeline::LadderForm)N`: without it
+    # in the pattern no fp64/fp32 ladder rung was recognised, so none was checked.
+    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)'
+                  r'(?:, (\d+))?(?:, \(ridgeline::LadderForm\)(\d))?>::run\(\)', name)
     if m:
-        kind, t, k = m.groups()
-        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}>'
-        return ('peak' if 'Peak' in kind else 'ladder', label, None)
+        kind, t, k, form = m.groups()
+        xy = ', xy' if form == '1' else ''
+        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}{xy}>'
+        return ('peak' if 'Peak' in kind else 'ladder', label, int(k) if k else None)
     return None
 
 
@@ -134,6 +143,51 @@ def analyse(code, arch):
     }
 
 
+def failed_checks(kind, label, detail, a):
+    """The failed checks' messages for one probe kernel (see the module's doc)."""
+    checks = []
+    if kind == 'stream' and READ_ARRAYS[detail]:
+        need = ROUND_VECTORS * READ_ARRAYS[detail]
+        checks.append((a['hot_wide_loads'] >= need,
+                       f'hot loop has {a["hot_wide_loads"]} 16-byte loads < {need}'))
+        if a['hot_stores']:
+            checks.append((a['hot_bytes_before_store'] >= 16 * need,
+                           f'hot loop loads {a["hot_bytes_before_store"]} bytes before its first store < {16 * need}'))
+    if kind == 'stream' and detail not in ('dot', 'read'):  # reductions store only Kokkos' partials
+        checks.append((a['store_widths'].get(128, 0) >= ROUND_VECTORS,
+                       f'{a["store_widths"].get(128, 0)} 16-byte stores < {ROUND_VECTORS}'))
+    share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
+    if kind == 'peak' or graded_rung(kind, detail):
+        need = PEAK_FMA_SHARE if kind == 'peak' else RUNG_FMA_SHARE
+        checks.append((share is not None and share >= need,
+                       f'hot loop FMA share {share if share is None else round(share, 3)} < {need}'))
+    checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
+    return [msg for ok, msg in checks if not ok]
+
+
+def graded_rung(kind, k):
+    """Ladder rungs with K >= 64 steps have a step loop that the thresholds hold."""
+    return kind == 'ladder' and k is not None and k >= GRADED_RUNG_K
+
+
+def unrolling_failures(rungs, label):
+    """Whether the FmaLadderProbe rung `label` has its step loop unrolled like the other graded
+    rungs of its ladder (same dtype and form): `rungs` are (label, K, FMAs in the hot loop). Left
+    to itself clang unrolled by a factor of K - 2 on gfx90a, so K = 64, 256, 4096 got 2x where
+    K = 1024 got 14x: the rungs differed in loop overhead, not only in intensity."""
+    def ladder(l):
+        return re.sub(r', K=\d+', '', l)
+    me = next(((l, k, f) for l, k, f in rungs if l == label), None)
+    if me is None or not label.startswith('FmaLadderProbe<') or not graded_rung('ladder', me[1]):
+        return []
+    peers = [f for l, k, f in rungs if ladder(l) == ladder(label) and graded_rung('ladder', k)]
+    common = collections.Counter(peers).most_common(1)[0][0]
+    if me[2] == common:
+        return []
+    return [f'step loop holds {me[2]} FMAs where the other rungs of {ladder(label)} hold {common}: '
+            'unrolled differently']
+
+
 def ptxas_registers(log):
     regs, name = {}, None
     for line in open(log):
@@ -166,30 +220,21 @@ def main():
         c = classify(dn)
         if not c:
             continue
-        kind, label, op = c
+        kind, label, detail = c
         a = analyse(kernels[mangled], args.arch)
-        checks = []
-        if kind == 'stream' and READ_ARRAYS[op]:
-            need = ROUND_VECTORS * READ_ARRAYS[op]
-            checks.append((a['hot_wide_loads'] >= need,
-                           f'hot loop has {a["hot_wide_loads"]} 16-byte loads < {need}'))
-            if a['hot_stores']:
-                checks.append((a['hot_bytes_before_store'] >= 16 * need,
-                               f'hot loop loads {a["hot_bytes_before_store"]} bytes before its first store < {16 * need}'))
-        if kind == 'stream' and op not in ('dot', 'read'):  # reductions store only Kokkos' partials
-            checks.append((a['store_widths'].get(128, 0) >= ROUND_VECTORS,
-                           f'{a["store_widths"].get(128, 0)} 16-byte stores < {ROUND_VECTORS}'))
-        share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
-        if kind == 'peak':
-            checks.append((share is not None and share >= PEAK_FMA_SHARE,
-                           f'hot loop FMA share {share if share is None else round(share, 3)} < {PEAK_FMA_SHARE}'))
-        checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
-        failed = [msg for ok, msg in checks if not ok]
+        failed = failed_checks(kind, label, detail, a)
         failures += [f'{label}: {m}' for m in failed]
         reduce = 'ParallelReduce' in dn
-        rows.append((kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed))
+        share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
+        rows.append([kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed,
+                     detail])
+    rungs = [(r[1], r[6], r[2]['loop_fma']) for r in rows if r[0] == 'ladder']
+    for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
+        for msg in unrolling_failures(rungs, row[1]):
+            row[5].append(msg)
+            failures.append(f'{row[1]}: {msg}')
     print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"hot ld16/B<st":>13} {"loop FMA":>12} local  verdict')
-    for kind, label, a, share, r, failed in sorted(rows, key=lambda x: (x[0], x[1])):
+    for kind, label, a, share, r, failed, _ in sorted(rows, key=lambda x: (x[0], x[1])):
         w = ','.join(f'{k}b:{v}' for k, v in sorted(a['widths'].items()))
         loop = f'{a["loop_fma"]}/{a["loop_len"]} {share:.1%}' if share is not None else '-'
         hot = f'{a["hot_wide_loads"]}/{a["hot_bytes_before_store"]}' if kind == 'stream' else '-'

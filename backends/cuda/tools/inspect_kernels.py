@@ -27,7 +27,8 @@ import sys
 
 SASS_FMA = {0x023: 'FFMA', 0x02b: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 PTX_FMA = re.compile(r'^\s*\{?\s*(?:@%p\d+\s+)?fma\.rn(?:\.ftz)?\.(f64|f32|f16x2|bf16x2)\b')
-PROBES = re.compile(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)(?:, (\d+))?>')
+PROBES = re.compile(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)(?:, (\d+))?'
+                    r'(?:, \(ridgeline::LadderForm\)(\d))?>')
 
 
 def demangle(names):
@@ -39,11 +40,11 @@ def probe_label(demangled):
     m = PROBES.search(demangled)
     if not m:
         return None
-    kind, t, k = m.groups()
+    kind, t, k, form = m.groups()
     if '::run()' not in demangled:
         return None  # setup / init kernels
     t = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}.get(t, t)
-    return f'{kind}<{t}{", K=" + k if k else ""}>'
+    return f'{kind}<{t}{", K=" + k if k else ""}{", xy" if form == "1" else ""}>'
 
 
 def ptx_kernels(path):

@@ -13,11 +13,16 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
     kernel without matrix instructions AGPRs are where registers spill to on gfx90a/gfx942);
   - a streaming kernel's rounds (its loop with the most 16-byte loads) wait for memory before a
     thread's round is in flight (4 vectors of 16 bytes per input array: 64 bytes each), or it
-    splits an element into narrower loads;
-  - a peak kernel's hot loop, or the hot loop of a ladder rung with K >= 64, is under 95 % FMA
-    of its vector ALU instructions or under 90 % of all its instructions: a literal that forces
-    `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x spends a fifth of its
-    issue slots on the loop (16 FMA of 20 instructions).
+    splits an element into narrower loads (2-byte reads of the implicit kernel arguments, the
+    work-group size that clang >= 17 reads per lane, are not elements);
+  - a peak kernel's hot loop is under 99 % FMA of its vector ALU instructions, or the hot loop
+    of a ladder rung with K >= 64 under 95 %; either under 90 % of all its instructions: a
+    literal that forces `v_fmac` plus a `v_mov` per FMA halves the rate, and a rung unrolled 2x
+    spends a fifth of its issue slots on the loop (16 FMA of 20 instructions);
+  - a rung of FmaLadderProbe with K >= 64 whose step loop holds another number of FMAs than the
+    other such rungs of its ladder (dtype and form): every rung is unrolled the same, so rungs
+    differ in intensity only. (HalfFmaLadderProbe runs K < 128 in its 16-pair loop and larger K
+    in blocks of 128 steps by design, half_fma_probe.hpp: the thresholds above hold each.)
 Exit 2 when no probe kernel is found (wrong file, or a CUDA build).
 """
 import argparse
@@ -37,6 +42,10 @@ READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1,
 ROUND_BYTES = 64  # per thread and input array in flight (LaunchShape::kStreamRound × 16 bytes)
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
+PEAK_VALU_SHARE = 0.99  # FMAs of a peak kernel's hot-loop vector ALU instructions
+RUNG_VALU_SHARE = 0.95  # the same for a graded ladder rung
+LOOP_SHARE = 0.90  # FMAs of all the hot loop's instructions (peak and graded rungs)
+GRADED_RUNG_K = 64  # ladder rungs with at least this many steps are graded
 # Kokkos picks one of three launch paths by the functor's size; several may be instantiated.
 MECHANISMS = {'local_memory': 'local', 'constant_memory': 'constant', 'global_memory': 'global'}
 
@@ -52,6 +61,7 @@ GLOBAL_LOAD = re.compile(r'^(global|buffer|flat)_load_(\w+)$')
 GLOBAL_STORE = re.compile(r'^(global|buffer|flat)_store_')
 SCRATCH = re.compile(r'^scratch_')
 VMCNT_WAIT = re.compile(r'vmcnt\(')
+IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset, SGPR base
 
 
 def tool(name, suffix):
@@ -146,6 +156,11 @@ def analyse(symbol, body):
     first_wait = next((i for i, (_, op, args) in enumerate(body)
                        if op == 's_waitcnt' and VMCNT_WAIT.search(args)), len(body))
     widths = collections.Counter(LOAD_BYTES.get(m.group(2), 0) for m in loads if m)
+    # clang >= 17 (code object v5) reads the work-group size from the implicit kernel arguments,
+    # indexed per lane: `global_load_ushort vN, vM, s[kernarg + 0xb0]` in Kokkos' reductions.
+    # Not the probe's data: no element of a fp32/fp64 array is read 2 bytes at a time.
+    implicit = sum(1 for m, (_, _, args) in zip(loads, body)
+                   if m and LOAD_BYTES.get(m.group(2), 0) == 2 and IMPLICIT_ARG_BASE.search(args))
     loops = []
     for i, (address, op, args) in enumerate(body):
         if op.startswith('s_cbranch') or op == 's_branch':
@@ -182,6 +197,7 @@ def analyse(symbol, body):
         'loads': sum(1 for m in loads if m),
         'stores': sum(1 for op in ops if GLOBAL_STORE.match(op)),
         'widths': dict(widths),
+        'implicit_arg_loads': implicit,
         'scratch_ops': sum(1 for op in ops if SCRATCH.match(op)),
         'loop': best,
     }
@@ -214,20 +230,44 @@ def failed_checks(kind, label, detail, meta, a):
             checks.append((a['bytes_before_wait'] >= need,
                            f'{a["bytes_before_wait"]} bytes loaded before the first vmcnt wait < {need}'))
         dtype = re.search(r'<(fp\d+)>', label).group(1)
-        narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype])
+        narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype]) - a['implicit_arg_loads']
         checks.append((narrow == 0, f'{narrow} loads narrower than a {dtype} element'))
     loop = a['loop']
-    graded = kind == 'peak' or (kind == 'ladder' and detail is not None and detail >= 64)
-    if graded:
+    if kind == 'peak' or graded_rung(kind, detail):
         if loop is None:
             checks.append((False, 'no hot loop with >= 16 FMAs'))
         else:
+            need = PEAK_VALU_SHARE if kind == 'peak' else RUNG_VALU_SHARE
             valu_share = loop['fma'] / loop['valu']
             share = loop['fma'] / loop['len']
-            checks.append((valu_share >= 0.95, f'hot loop FMA share of vector ALU {valu_share:.3f} < 0.95'
+            checks.append((valu_share >= need, f'hot loop FMA share of vector ALU {valu_share:.3f} < {need}'
                            f' ({loop["fmac"]} v_fmac, {loop["mov"]} v_mov)'))
-            checks.append((share >= 0.90, f'hot loop FMA share of all instructions {share:.3f} < 0.90'))
+            checks.append((share >= LOOP_SHARE,
+                           f'hot loop FMA share of all instructions {share:.3f} < {LOOP_SHARE}'))
     return [msg for ok, msg in checks if not ok]
+
+
+def graded_rung(kind, k):
+    """Ladder rungs with K >= 64 steps have a step loop that the thresholds hold."""
+    return kind == 'ladder' and k is not None and k >= GRADED_RUNG_K
+
+
+def unrolling_failures(rungs, label):
+    """Whether the FmaLadderProbe rung `label` has its step loop unrolled like the other graded
+    rungs of its ladder (same dtype and form): `rungs` are (label, K, FMAs in the hot loop or
+    None). Left to itself clang unrolled by a factor of K - 2, so K = 64, 256, 4096 got 2x where
+    K = 1024 got 14x: the rungs differed in loop overhead, not only in intensity."""
+    def ladder(l):
+        return re.sub(r', K=\d+', '', l)
+    me = next(((l, k, f) for l, k, f in rungs if l == label), None)
+    if me is None or not label.startswith('FmaLadderProbe<') or not graded_rung('ladder', me[1]):
+        return []
+    peers = [f for l, k, f in rungs if ladder(l) == ladder(label) and graded_rung('ladder', k)]
+    common = collections.Counter(peers).most_common(1)[0][0]
+    if me[2] == common:
+        return []
+    return [f'step loop holds {me[2]} FMAs where the other rungs of {ladder(label)} hold {common}:'
+            ' unrolled differently']
 
 
 def main():
@@ -254,14 +294,19 @@ def main():
         regs, scratch, spills = resources(meta)
         failed = failed_checks(kind, label, detail, meta, a)
         failures += [f'{label}: {m}' for m in failed]
-        rows.append((kind, label, a, regs, scratch, spills, failed))
+        rows.append((kind, label, a, regs, scratch, spills, failed, detail))
+    rungs = [(r[1], r[7], r[2]['loop']['fma'] if r[2]['loop'] else None) for r in rows if r[0] == 'ladder']
+    for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
+        for msg in unrolling_failures(rungs, row[1]):
+            row[6].append(msg)
+            failures.append(f'{row[1]}: {msg}')
     if not rows:
         print(f'check_codegen: no ridgeline probe kernels (Kokkos::HIP) in {" ".join(args.code_objects)}',
               file=sys.stderr)
         return 2
     print(f'{"kernel":46} {"vgpr":>4} {"sgpr":>4} {"agpr":>4} {"scr":>3} {"spl":>3} {"ld<wt":>5} {"ld":>4} '
           f'{"st":>4} {"ld widths":14} {"loop FMA/VALU/all":>20}  verdict')
-    for kind, label, a, regs, scratch, spills, failed in sorted(rows, key=lambda x: (x[0], x[1])):
+    for kind, label, a, regs, scratch, spills, failed, _ in sorted(rows, key=lambda x: (x[0], x[1])):
         w = ','.join(f'{k}B:{v}' for k, v in sorted(a['widths'].items()))
         loop = a['loop']
         lp = (f'{loop["fma"]}/{loop["valu"]}/{loop["len"]} {loop["fma"] / loop["valu"]:.0%}'

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The checks of backends/cuda/tools/check_codegen.py on SASS words and kernel names written here:
+each passes on the code it must pass and fails on the code it exists for (a ladder rung it did
+not recognise, a peak loop at 97 %, a rung unrolled unlike the others, local memory)."""
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'backends',
+                                'cuda', 'tools'))
+import check_codegen as cc  # noqa: E402
+
+FFMA, NOP, LDL = 0x223, 0x918, cc.LDL  # FFMA's low 9 bits are 0x023; 0x918 is no probe opcode
+
+
+def sass(prologue, loop):
+    """A kernel's .text: prologue, then a loop closed by a backward BRA (sm_89's encoding: the
+    signed byte offset to the next instruction in bits 32..), then EXIT."""
+    words = [(op, 0) for op in list(prologue) + list(loop)]
+    branch, start = len(words), len(prologue)
+    offset = (start - branch - 1) * 16
+    words.append((cc.BRA | ((offset & 0xFFFFFFFF) << 32), 0))
+    words.append((cc.EXIT, 0))
+    return b''.join(struct.pack('<QQ', lo, hi) for lo, hi in words)
+
+
+def failures(kind, label, detail, code):
+    return cc.failed_checks(kind, label, detail, cc.analyse(code, 'sm_89'))
+
+
+def launch(probe):
+    return ('void Kokkos::Impl::cuda_parallel_launch_local_memory<Kokkos::Impl::ParallelFor<'
+            f'ridgeline::{probe}::run()::{{lambda(unsigned long)#1}}, Kokkos::RangePolicy<Kokkos::Cuda, '
+            'Kokkos::LaunchBounds<128u, 1u> >, Kokkos::Cuda> >(Kokkos::Impl::ParallelFor<...>)')
+
+
+class Names(unittest.TestCase):
+    def test_ladder_rungs_with_their_form_are_recognised(self):
+        # The form argument hid every fp64/fp32 rung from the check before.
+        name = launch('FmaLadderProbe<Kokkos::Cuda, double, 256, (ridgeline::LadderForm)0>')
+        self.assertEqual(cc.classify(name), ('ladder', 'FmaLadderProbe<fp64, K=256>', 256))
+        name = launch('FmaLadderProbe<Kokkos::Cuda, float, 64, (ridgeline::LadderForm)1>')
+        self.assertEqual(cc.classify(name), ('ladder', 'FmaLadderProbe<fp32, K=64, xy>', 64))
+
+    def test_peak_and_half_kernels_are_recognised(self):
+        self.assertEqual(cc.classify(launch('PeakProbe<Kokkos::Cuda, double>')),
+                         ('peak', 'PeakProbe<fp64>', None))
+        self.assertEqual(cc.classify(launch('HalfFmaLadderProbe<Kokkos::Cuda, ridgeline::Fp16, 512>')),
+                         ('ladder', 'HalfFmaLadderProbe<fp16, K=512>', 512))
+
+    def test_setup_kernels_are_not_probes(self):
+        name = launch('FmaLadderProbe<Kokkos::Cuda, double, 256, (ridgeline::LadderForm)0>')
+        self.assertIsNone(cc.classify(name.replace('::run()', '::setup()')))
+
+
+class PeakLoop(unittest.TestCase):
+    def test_unrolled_128_passes(self):  # 1024 FFMA against 4 loop instructions and the branch
+        self.assertEqual(failures('peak', 'PeakProbe<fp32>', None, sass([NOP], [FFMA] * 1024 + [NOP] * 4)), [])
+
+    def test_unrolled_16_fails(self):  # 128 FFMA in 133 instructions: the 97 % cap of the H200 run
+        msgs = failures('peak', 'PeakProbe<fp32>', None, sass([NOP], [FFMA] * 128 + [NOP] * 4))
+        self.assertIn('hot loop FMA share 0.962 < 0.99', msgs)
+
+    def test_no_loop_fails(self):
+        msgs = failures('peak', 'PeakProbe<fp32>', None, sass([NOP], [NOP] * 4))
+        self.assertIn('hot loop FMA share None < 0.99', msgs)
+
+
+class LadderRung(unittest.TestCase):
+    def test_unrolled_2x_fails(self):  # 16 FMAs in 20 instructions
+        msgs = failures('ladder', 'FmaLadderProbe<fp64, K=64>', 64, sass([NOP], [FFMA] * 16 + [NOP] * 3))
+        self.assertIn('hot loop FMA share 0.8 < 0.9', msgs)
+
+    def test_unrolled_16x_passes(self):
+        code = sass([NOP], [FFMA] * 128 + [NOP] * 4)
+        self.assertEqual(failures('ladder', 'FmaLadderProbe<fp64, K=64>', 64, code), [])
+
+    def test_short_rungs_are_not_graded(self):
+        self.assertEqual(failures('ladder', 'FmaLadderProbe<fp64, K=8>', 8, sass([NOP], [NOP])), [])
+
+    def test_local_memory_fails(self):
+        msgs = failures('ladder', 'FmaLadderProbe<fp64, K=8>', 8, sass([LDL], [NOP]))
+        self.assertIn('1 local-memory instructions', msgs)
+
+
+class Unrolling(unittest.TestCase):
+    RUNGS = [('FmaLadderProbe<fp64, K=64>', 64, 16), ('FmaLadderProbe<fp64, K=256>', 256, 128),
+             ('FmaLadderProbe<fp64, K=1024>', 1024, 128), ('FmaLadderProbe<fp64, K=8>', 8, 64),
+             ('FmaLadderProbe<fp64, K=64, xy>', 64, 112), ('FmaLadderProbe<fp32, K=64>', 64, 56)]
+
+    def test_rung_unrolled_unlike_its_ladder_fails(self):
+        msgs = cc.unrolling_failures(self.RUNGS, 'FmaLadderProbe<fp64, K=64>')
+        self.assertEqual(len(msgs), 1, msgs)
+        self.assertIn('holds 16 FMAs where the other rungs of FmaLadderProbe<fp64> hold 128', msgs[0])
+
+    def test_rungs_unrolled_alike_pass(self):
+        self.assertEqual(cc.unrolling_failures(self.RUNGS, 'FmaLadderProbe<fp64, K=1024>'), [])
+
+    def test_other_forms_dtypes_and_short_rungs_are_separate(self):
+        for label in ('FmaLadderProbe<fp64, K=64, xy>', 'FmaLadderProbe<fp32, K=64>',
+                      'FmaLadderProbe<fp64, K=8>'):
+            self.assertEqual(cc.unrolling_failures(self.RUNGS, label), [], label)
+
+    def test_half_ladder_keeps_its_two_loop_shapes(self):
+        rungs = [('HalfFmaLadderProbe<fp16, K=64>', 64, 256), ('HalfFmaLadderProbe<fp16, K=512>', 512, 1024),
+                 ('HalfFmaLadderProbe<fp16, K=1024>', 1024, 1024)]
+        self.assertEqual(cc.unrolling_failures(rungs, 'HalfFmaLadderProbe<fp16, K=64>'), [])
+
+
+if __name__ == '__main__':
+    unittest.main()
