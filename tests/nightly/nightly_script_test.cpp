@@ -150,7 +150,8 @@ class NightlyScript : public ::testing::Test {
         << "#!/bin/bash\n"
            "[ \"$1\" = run ] || exec '" +
                kBin + "' \"$@\"\n'" + kBin + "' \"$@\"" +
-               (recorded ? " --benchmark_filter='^read/'" : "") + "; rc=$?\n"
+               (recorded ? " --benchmark_filter='^read/'" : "") +
+               "; rc=$?\n"
                "prev=''; for a in \"$@\"; do [ \"$prev\" = --out ] && out=$a; prev=$a; done\n"
                "python3 - \"$out\" '" +
                dir_.string() + "' '" + source +

@@ -53,7 +53,8 @@ TEST(Scale, FiftyThousandGroupsAndProbes) {
        {" fit --json " + file, " report " + file + " --out " + dir.path + "/out",
         " compare " + file + " " + file}) {
     const auto r = run_command(kTimeout + kBin + args + " >/dev/null");
-    EXPECT_EQ(r.exit_code, 0) << args << " (152: over its CPU time, 124: hung)\n" << r.err.substr(0, 500);
+    EXPECT_EQ(r.exit_code, 0) << args << " (152: over its CPU time, 124: hung)\n"
+                              << r.err.substr(0, 500);
   }
 }
 
