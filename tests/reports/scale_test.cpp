@@ -1,8 +1,9 @@
 // Large files: every command stays linear in the points. Each case is one a quadratic step turns
 // into minutes (50k groups x 50k points, a 100k-point cache sweep). The bound is on CPU time
 // (ulimit -t), which other work on the machine does not stretch the way it stretches wall time:
-// each command takes a few CPU seconds now (8 s at most on a 2-vCPU Zen 5 VM), a quadratic step
-// took minutes. The wall-clock timeout only keeps a hang from stalling the suite.
+// each command takes seconds of CPU now (on a 2-vCPU Zen 5 VM about 8 s per command of the 50k
+// case, 18 s for the 100k-point report: ctest's cost data), a quadratic step took minutes. The
+// wall-clock timeout only keeps a hang from stalling the suite.
 #include <gtest/gtest.h>
 
 #include "cli_test_support.hpp"

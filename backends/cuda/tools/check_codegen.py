@@ -30,6 +30,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
 
 LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
 FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
@@ -40,7 +42,6 @@ READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1,
 ROUND_VECTORS = 4  # 16-byte vectors per thread and input array in flight (LaunchShape::kStreamRound)
 PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
 RUNG_FMA_SHARE = 0.90  # of a graded ladder rung's hot-loop instructions
-GRADED_RUNG_K = 64  # ladder rungs with at least this many steps are graded
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 
 
@@ -163,29 +164,6 @@ def failed_checks(kind, label, detail, a):
                        f'hot loop FMA share {share if share is None else round(share, 3)} < {need}'))
     checks.append((a['local'] == 0, f'{a["local"]} local-memory instructions'))
     return [msg for ok, msg in checks if not ok]
-
-
-def graded_rung(kind, k):
-    """Ladder rungs with K >= 64 steps have a step loop that the thresholds hold."""
-    return kind == 'ladder' and k is not None and k >= GRADED_RUNG_K
-
-
-def unrolling_failures(rungs, label):
-    """Whether the FmaLadderProbe rung `label` has its step loop unrolled like the other graded
-    rungs of its ladder (same dtype and form): `rungs` are (label, K, FMAs in the hot loop). Left
-    to itself clang unrolled by a factor of K - 2 on gfx90a, so K = 64, 256, 4096 got 2x where
-    K = 1024 got 14x: the rungs differed in loop overhead, not only in intensity."""
-    def ladder(l):
-        return re.sub(r', K=\d+', '', l)
-    me = next(((l, k, f) for l, k, f in rungs if l == label), None)
-    if me is None or not label.startswith('FmaLadderProbe<') or not graded_rung('ladder', me[1]):
-        return []
-    peers = [f for l, k, f in rungs if ladder(l) == ladder(label) and graded_rung('ladder', k)]
-    common = collections.Counter(peers).most_common(1)[0][0]
-    if me[2] == common:
-        return []
-    return [f'step loop holds {me[2]} FMAs where the other rungs of {ladder(label)} hold {common}: '
-            'unrolled differently']
 
 
 def ptxas_registers(log):

@@ -27,10 +27,13 @@ Exit 2 when no probe kernel is found (wrong file, or a CUDA build).
 """
 import argparse
 import collections
+import os
 import re
 import shutil
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
 
 try:
     import yaml
@@ -45,7 +48,6 @@ ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
 PEAK_VALU_SHARE = 0.99  # FMAs of a peak kernel's hot-loop vector ALU instructions
 RUNG_VALU_SHARE = 0.95  # the same for a graded ladder rung
 LOOP_SHARE = 0.90  # FMAs of all the hot loop's instructions (peak and graded rungs)
-GRADED_RUNG_K = 64  # ladder rungs with at least this many steps are graded
 # Kokkos picks one of three launch paths by the functor's size; several may be instantiated.
 MECHANISMS = {'local_memory': 'local', 'constant_memory': 'constant', 'global_memory': 'global'}
 
@@ -245,29 +247,6 @@ def failed_checks(kind, label, detail, meta, a):
             checks.append((share >= LOOP_SHARE,
                            f'hot loop FMA share of all instructions {share:.3f} < {LOOP_SHARE}'))
     return [msg for ok, msg in checks if not ok]
-
-
-def graded_rung(kind, k):
-    """Ladder rungs with K >= 64 steps have a step loop that the thresholds hold."""
-    return kind == 'ladder' and k is not None and k >= GRADED_RUNG_K
-
-
-def unrolling_failures(rungs, label):
-    """Whether the FmaLadderProbe rung `label` has its step loop unrolled like the other graded
-    rungs of its ladder (same dtype and form): `rungs` are (label, K, FMAs in the hot loop or
-    None). Left to itself clang unrolled by a factor of K - 2, so K = 64, 256, 4096 got 2x where
-    K = 1024 got 14x: the rungs differed in loop overhead, not only in intensity."""
-    def ladder(l):
-        return re.sub(r', K=\d+', '', l)
-    me = next(((l, k, f) for l, k, f in rungs if l == label), None)
-    if me is None or not label.startswith('FmaLadderProbe<') or not graded_rung('ladder', me[1]):
-        return []
-    peers = [f for l, k, f in rungs if ladder(l) == ladder(label) and graded_rung('ladder', k)]
-    common = collections.Counter(peers).most_common(1)[0][0]
-    if me[2] == common:
-        return []
-    return [f'step loop holds {me[2]} FMAs where the other rungs of {ladder(label)} hold {common}:'
-            ' unrolled differently']
 
 
 def main():
