@@ -1,4 +1,4 @@
-#include "device_caches.hpp"
+#include "backends/device_caches.hpp"
 
 namespace ridgeline {
 

@@ -1,12 +1,12 @@
 // Dispatches device description to the backend compiled into this build.
 #include <Kokkos_Core.hpp>
 
-#include "spaces.hpp"
+#include "backends/spaces.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "cuda/cuda_info.hpp"
+#include "backends/cuda/cuda_info.hpp"
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#include "hip/hip_info.hpp"
+#include "backends/hip/hip_info.hpp"
 #endif
 
 namespace ridgeline {

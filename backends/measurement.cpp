@@ -1,15 +1,15 @@
 // Picks the measurement backend of an execution space; the host one lives here too.
-#include "measurement.hpp"
+#include "backends/measurement.hpp"
 
 #include <Kokkos_Macros.hpp>
 
 #include <chrono>
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_backend.hpp"
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#include "hip/hip_backend.hpp"
+#include "backends/hip/hip_backend.hpp"
 #endif
 
 namespace ridgeline {

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "telemetry.hpp"
+#include "backends/telemetry.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "telemetry.hpp"
+#include "backends/telemetry.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // Dispatches the vendor gemm to the backend compiled into this build, opened once per run.
-#include "vendor_gemm.hpp"
+#include "backends/vendor_gemm.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <map>
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "cuda/cublas_gemm.hpp"
+#include "backends/cuda/cublas_gemm.hpp"
 #endif
 
 namespace ridgeline {

@@ -1,4 +1,4 @@
-#include "annotations.hpp"
+#include "connector/annotations.hpp"
 
 #include <cmath>
 #include <cstdlib>

@@ -29,13 +29,13 @@
 #include <thread>
 #include <vector>
 
-#include "annotations.hpp"
-#include "kernel_table.hpp"
-#include "kernels_file.hpp"
-#include "kokkosp_abi.hpp"
-#include "papi_counters.hpp"
-#include "results/file_io.hpp"
-#include "results/input_error.hpp"
+#include "connector/annotations.hpp"
+#include "connector/kernel_table.hpp"
+#include "connector/kernels_file.hpp"
+#include "connector/kokkosp_abi.hpp"
+#include "connector/papi_counters.hpp"
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline::kp {
 namespace {

@@ -1,4 +1,4 @@
-#include "device_id.hpp"
+#include "connector/device_id.hpp"
 
 namespace ridgeline::kp {
 

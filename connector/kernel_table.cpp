@@ -1,4 +1,4 @@
-#include "kernel_table.hpp"
+#include "connector/kernel_table.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "kernels_file.hpp"
+#include "connector/kernels_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -6,7 +6,7 @@
 #include <ctime>
 #include <set>
 
-#include "device_id.hpp"
+#include "connector/device_id.hpp"
 
 namespace ridgeline::kp {
 namespace {

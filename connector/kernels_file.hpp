@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "annotations.hpp"
-#include "kernel_table.hpp"
+#include "connector/annotations.hpp"
+#include "connector/kernel_table.hpp"
 
 namespace ridgeline::kp {
 

@@ -1,4 +1,4 @@
-#include "papi_counters.hpp"
+#include "connector/papi_counters.hpp"
 
 #include <dlfcn.h>
 

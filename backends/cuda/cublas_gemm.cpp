@@ -8,7 +8,7 @@
 // several algorithms; cublasGemmEx's default algorithm ran 2–4 % below torch on the H200
 // (issue 22). prepare() times the heuristic's first candidates on the point's own matrices,
 // outside the timed samples, and keeps the fastest.
-#include "cuda/cublas_gemm.hpp"
+#include "backends/cuda/cublas_gemm.hpp"
 
 #include <cublasLt.h>
 #include <cublas_api.h>

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "vendor_gemm.hpp"
+#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline::cuda {
 

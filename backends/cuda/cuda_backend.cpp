@@ -1,4 +1,4 @@
-#include "cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
 #include <Kokkos_Core.hpp>
@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "cuda/cuda_check.hpp"
-#include "cuda/nvml.hpp"
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/nvml.hpp"
 
 namespace ridgeline::cuda {
 namespace {

@@ -2,7 +2,7 @@
 // The CUDA measurement backend: cudaEvent timer on Kokkos' stream, L2 flush, NVML telemetry.
 #include <memory>
 
-#include "measurement.hpp"
+#include "backends/measurement.hpp"
 
 namespace ridgeline::cuda {
 

@@ -1,10 +1,10 @@
-#include "cuda/cuda_info.hpp"
+#include "backends/cuda/cuda_info.hpp"
 
 #include <cuda_runtime_api.h>
 #include <Kokkos_Core.hpp>
 
-#include "cuda/cuda_check.hpp"
-#include "device_caches.hpp"
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/device_caches.hpp"
 
 namespace ridgeline::cuda {
 

@@ -1,4 +1,4 @@
-#include "cuda/nvml.hpp"
+#include "backends/cuda/nvml.hpp"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "telemetry.hpp"
+#include "backends/telemetry.hpp"
 
 namespace ridgeline::cuda {
 

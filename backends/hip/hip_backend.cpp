@@ -1,12 +1,12 @@
-#include "hip/hip_backend.hpp"
+#include "backends/hip/hip_backend.hpp"
 
 #include <hip/hip_runtime.h>
 #include <Kokkos_Core.hpp>
 
 #include <string>
 
-#include "hip/hip_check.hpp"
-#include "hip/hip_info.hpp"
+#include "backends/hip/hip_check.hpp"
+#include "backends/hip/hip_info.hpp"
 
 namespace ridgeline::hip {
 namespace {

@@ -3,7 +3,7 @@
 // No telemetry (ROCm SMI is not wired in). UNVERIFIED: never compiled here (no ROCm).
 #include <memory>
 
-#include "measurement.hpp"
+#include "backends/measurement.hpp"
 
 namespace ridgeline::hip {
 

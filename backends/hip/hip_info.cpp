@@ -1,10 +1,10 @@
-#include "hip/hip_info.hpp"
+#include "backends/hip/hip_info.hpp"
 
 #include <hip/hip_runtime_api.h>
 #include <Kokkos_Core.hpp>
 
-#include "device_caches.hpp"
-#include "hip/hip_check.hpp"
+#include "backends/device_caches.hpp"
+#include "backends/hip/hip_check.hpp"
 
 namespace ridgeline::hip {
 

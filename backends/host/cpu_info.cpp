@@ -1,4 +1,4 @@
-#include "host/cpu_info.hpp"
+#include "backends/host/cpu_info.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -4,7 +4,7 @@
 // from what libridgeline-kp.so adds on top.
 #include <cstdint>
 
-#include "kokkosp_abi.hpp"
+#include "connector/kokkosp_abi.hpp"
 
 extern "C" {
 void kokkosp_init_library(const int, const std::uint64_t, const std::uint32_t,

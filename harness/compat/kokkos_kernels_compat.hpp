@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compat/kokkos_compat.hpp"
+#include "harness/compat/kokkos_compat.hpp"
 
 namespace ridgeline::compat {
 

@@ -1,4 +1,4 @@
-#include "context/baseline_key.hpp"
+#include "harness/context/baseline_key.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "context/context.hpp"
+#include "harness/context/context.hpp"
 
 #include <fmt/format.h>
 #include <sys/utsname.h>
@@ -10,14 +10,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "compat/kokkos_compat.hpp"
-#include "compat/kokkos_kernels_compat.hpp"
-#include "context/memory_limit.hpp"
-#include "host/cpu_info.hpp"
-#include "locate/profiles_root.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/compat/kokkos_kernels_compat.hpp"
+#include "harness/context/memory_limit.hpp"
+#include "backends/host/cpu_info.hpp"
+#include "core/profiles_root.hpp"
 #include "provenance.hpp"
-#include "render/units.hpp"
-#include "spaces.hpp"
+#include "core/units.hpp"
+#include "backends/spaces.hpp"
 
 namespace ridgeline {
 namespace {

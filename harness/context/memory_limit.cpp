@@ -1,4 +1,4 @@
-#include "context/memory_limit.hpp"
+#include "harness/context/memory_limit.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "mpi/cpu_binding.hpp"
+#include "harness/mpi/cpu_binding.hpp"
 
 #include <sched.h>
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi/launch.hpp"
+#include "harness/mpi/launch.hpp"
 
 namespace ridgeline {
 

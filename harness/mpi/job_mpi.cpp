@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "mpi/job.hpp"
+#include "harness/mpi/job.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 
-#include "mpi/job.hpp"
-#include "results/input_error.hpp"
+#include "harness/mpi/job.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 

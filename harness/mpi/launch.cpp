@@ -1,4 +1,4 @@
-#include "mpi/launch.hpp"
+#include "harness/mpi/launch.hpp"
 
 #include <algorithm>
 #include <cstdlib>

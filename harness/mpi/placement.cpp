@@ -1,6 +1,6 @@
-#include "mpi/placement.hpp"
+#include "harness/mpi/placement.hpp"
 
-#include "mpi/cpu_binding.hpp"
+#include "harness/mpi/cpu_binding.hpp"
 
 namespace ridgeline {
 

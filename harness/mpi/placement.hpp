@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "mpi/job.hpp"
+#include "harness/mpi/job.hpp"
 
 namespace ridgeline {
 

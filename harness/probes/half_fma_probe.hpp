@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <string>
 
-#include "compat/kokkos_compat.hpp"
-#include "probes/device_clock.hpp"
-#include "probes/half_precision.hpp"
-#include "probes/layout.hpp"
-#include "probes/point_name.hpp"
-#include "probes/probe.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/device_clock.hpp"
+#include "harness/probes/half_precision.hpp"
+#include "harness/probes/layout.hpp"
+#include "harness/probes/point_name.hpp"
+#include "harness/probes/probe.hpp"
 
 #if defined(RIDGELINE_PACKED_HALF)
 

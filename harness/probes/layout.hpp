@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "probes/vector_isa.hpp"
-#include "spaces.hpp"
+#include "harness/probes/vector_isa.hpp"
+#include "backends/spaces.hpp"
 
 namespace ridgeline {
 

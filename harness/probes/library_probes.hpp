@@ -11,12 +11,12 @@
 #include <cmath>
 #include <string>
 
-#include "compat/kokkos_compat.hpp"
-#include "probes/dtype.hpp"
-#include "probes/library_threads.hpp"
-#include "probes/point_name.hpp"
-#include "probes/probe.hpp"
-#include "probes/stream_probe.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/dtype.hpp"
+#include "harness/probes/library_threads.hpp"
+#include "harness/probes/point_name.hpp"
+#include "harness/probes/probe.hpp"
+#include "harness/probes/stream_probe.hpp"
 
 namespace ridgeline {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <type_traits>
 
-#include "spaces.hpp"
+#include "backends/spaces.hpp"
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <omp.h>

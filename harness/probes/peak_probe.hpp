@@ -6,13 +6,13 @@
 
 #include <string>
 
-#include "compat/kokkos_compat.hpp"
-#include "probes/device_clock.hpp"
-#include "probes/dtype.hpp"
-#include "probes/fma_recurrence.hpp"
-#include "probes/layout.hpp"
-#include "probes/point_name.hpp"
-#include "probes/probe.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/device_clock.hpp"
+#include "harness/probes/dtype.hpp"
+#include "harness/probes/fma_recurrence.hpp"
+#include "harness/probes/layout.hpp"
+#include "harness/probes/point_name.hpp"
+#include "harness/probes/probe.hpp"
 
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define RIDGELINE_HOST_NOINLINE __attribute__((noinline))

@@ -3,30 +3,12 @@
 // The runner times run() between fences; everything else happens outside the timed region.
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
 #include <memory>
 #include <string>
 
+#include "results/point_info.hpp"
+
 namespace ridgeline {
-
-struct PointInfo {
-  std::string name;    // stable id: probe/space/dtype/grade, see reports/results/schema.md
-  std::string probe;   // triad, fma, peak, cache_read, gemm, …
-  std::string family;  // bandwidth | fma | peak | cache | library
-  std::string space;
-  std::string dtype;
-  std::uint64_t working_set_bytes = 0;
-  std::uint64_t elements = 0;
-  double flops = 0;  // per run() call, counted from the source (FMA = 2)
-  double bytes = 0;  // algorithmic bytes per run() call
-  nlohmann::json params = nlohmann::json::object();
-  std::string unfit_reason;  // set by a probe that cannot measure this point; the plan skips it
-};
-
-struct Verification {
-  bool ok = true;
-  std::string error;  // what was wrong, for the results file
-};
 
 class Probe {
  public:

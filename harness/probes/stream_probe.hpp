@@ -8,11 +8,11 @@
 #include <cmath>
 #include <string>
 
-#include "compat/kokkos_compat.hpp"
-#include "probes/dtype.hpp"
-#include "probes/layout.hpp"
-#include "probes/point_name.hpp"
-#include "probes/probe.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/dtype.hpp"
+#include "harness/probes/layout.hpp"
+#include "harness/probes/point_name.hpp"
+#include "harness/probes/probe.hpp"
 
 namespace ridgeline {
 
@@ -285,4 +285,4 @@ class StreamProbe final : public Probe {
 
 }  // namespace ridgeline
 
-#include "probes/stream_probe_impl.hpp"
+#include "harness/probes/stream_probe_impl.hpp"

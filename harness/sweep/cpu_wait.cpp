@@ -1,4 +1,4 @@
-#include "sweep/cpu_wait.hpp"
+#include "harness/sweep/cpu_wait.hpp"
 
 #include <dirent.h>
 

@@ -1,4 +1,4 @@
-#include "sweep/plan.hpp"
+#include "harness/sweep/plan.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,21 +10,21 @@
 #include <stdexcept>
 #include <utility>
 
-#include "compat/kokkos_compat.hpp"
-#include "compat/kokkos_kernels_compat.hpp"
-#include "host/cpu_info.hpp"
-#include "probes/fma_ladder_probe.hpp"
-#include "probes/half_fma_probe.hpp"
-#include "probes/library_probes.hpp"
-#include "probes/peak_probe.hpp"
-#include "probes/point_name.hpp"
-#include "probes/sram_probe.hpp"
-#include "probes/stream_probe.hpp"
-#include "probes/vendor_gemm_probe.hpp"
-#include "results/input_error.hpp"
-#include "spaces.hpp"
-#include "sweep/vendor_gemm_plan.hpp"
-#include "vendor_gemm.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/compat/kokkos_kernels_compat.hpp"
+#include "backends/host/cpu_info.hpp"
+#include "harness/probes/fma_ladder_probe.hpp"
+#include "harness/probes/half_fma_probe.hpp"
+#include "harness/probes/library_probes.hpp"
+#include "harness/probes/peak_probe.hpp"
+#include "harness/probes/point_name.hpp"
+#include "harness/probes/sram_probe.hpp"
+#include "harness/probes/stream_probe.hpp"
+#include "harness/probes/vendor_gemm_probe.hpp"
+#include "core/input_error.hpp"
+#include "backends/spaces.hpp"
+#include "harness/sweep/vendor_gemm_plan.hpp"
+#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe.hpp"
-#include "sweep/sweep_profile.hpp"
+#include "harness/probes/probe.hpp"
+#include "harness/sweep/sweep_profile.hpp"
 
 namespace ridgeline {
 

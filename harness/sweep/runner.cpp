@@ -1,4 +1,4 @@
-#include "sweep/runner.hpp"
+#include "harness/sweep/runner.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -17,20 +17,20 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/terminal.hpp"
-#include "compat/kokkos_compat.hpp"
-#include "context/context.hpp"
-#include "fit/analysis.hpp"
-#include "measurement.hpp"
-#include "mpi/placement.hpp"
-#include "render/console_summary.hpp"
-#include "render/units.hpp"
+#include "core/terminal.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/context/context.hpp"
+#include "reports/fit/analysis.hpp"
+#include "backends/measurement.hpp"
+#include "harness/mpi/placement.hpp"
+#include "reports/render/console_summary.hpp"
+#include "core/units.hpp"
 #include "results/device_split.hpp"
-#include "results/file_lock.hpp"
-#include "results/input_error.hpp"
-#include "sweep/benchmark_compat.hpp"
-#include "sweep/cpu_wait.hpp"
-#include "sweep/results_writer.hpp"
+#include "core/file_lock.hpp"
+#include "core/input_error.hpp"
+#include "harness/sweep/benchmark_compat.hpp"
+#include "harness/sweep/cpu_wait.hpp"
+#include "results/results_writer.hpp"
 
 namespace ridgeline {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "mpi/job.hpp"
-#include "sweep/plan.hpp"
+#include "harness/mpi/job.hpp"
+#include "harness/sweep/plan.hpp"
 
 namespace ridgeline {
 

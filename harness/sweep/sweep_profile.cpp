@@ -1,12 +1,12 @@
-#include "sweep/sweep_profile.hpp"
+#include "harness/sweep/sweep_profile.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <set>
 
-#include "locate/profiles_root.hpp"
-#include "results/input_error.hpp"
+#include "core/profiles_root.hpp"
+#include "core/input_error.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {

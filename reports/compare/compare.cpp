@@ -1,4 +1,4 @@
-#include "compare/compare.hpp"
+#include "reports/compare/compare.hpp"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "compare/machine_factor.hpp"
-#include "compare/mann_whitney.hpp"
-#include "fit/roof_roles.hpp"
-#include "render/units.hpp"
+#include "reports/compare/machine_factor.hpp"
+#include "reports/compare/mann_whitney.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

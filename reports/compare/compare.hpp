@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fit/analysis.hpp"
+#include "reports/fit/analysis.hpp"
 
 namespace ridgeline {
 

@@ -1,10 +1,10 @@
-#include "compare/device_compare.hpp"
+#include "reports/compare/device_compare.hpp"
 
 #include <cmath>
 #include <map>
 
 #include "results/device_split.hpp"
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,7 +4,7 @@
 // still compares each device with itself.
 #include <vector>
 
-#include "compare/compare.hpp"
+#include "reports/compare/compare.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

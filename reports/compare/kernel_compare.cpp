@@ -1,4 +1,4 @@
-#include "compare/kernel_compare.hpp"
+#include "reports/compare/kernel_compare.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "fit/robust_location.hpp"
-#include "kernels/kernel_placement.hpp"
-#include "render/units.hpp"
+#include "core/robust_location.hpp"
+#include "reports/kernels/kernel_placement.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

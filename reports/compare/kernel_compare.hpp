@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "compare/compare.hpp"
-#include "fit/analysis.hpp"
-#include "kernels/kernels_file.hpp"
+#include "reports/compare/compare.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/kernels/kernels_file.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "compare/machine_factor.hpp"
+#include "reports/compare/machine_factor.hpp"
 
 #include <fmt/format.h>
 

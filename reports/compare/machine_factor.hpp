@@ -6,7 +6,7 @@
 // bandwidth, a memory clock stuck low, a card that throttles every night).
 #include <vector>
 
-#include "compare/compare.hpp"
+#include "reports/compare/compare.hpp"
 
 namespace ridgeline {
 

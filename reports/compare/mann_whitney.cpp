@@ -1,4 +1,4 @@
-#include "compare/mann_whitney.hpp"
+#include "reports/compare/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

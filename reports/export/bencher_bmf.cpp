@@ -1,4 +1,4 @@
-#include "export/bencher_bmf.hpp"
+#include "reports/export/bencher_bmf.hpp"
 
 #include <nlohmann/json.hpp>
 

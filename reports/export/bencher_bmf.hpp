@@ -4,7 +4,7 @@
 // does not know yet.
 #include <string>
 
-#include "export/roof_export.hpp"
+#include "reports/export/roof_export.hpp"
 
 namespace ridgeline {
 

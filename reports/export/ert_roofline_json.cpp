@@ -1,8 +1,8 @@
-#include "export/ert_roofline_json.hpp"
+#include "reports/export/ert_roofline_json.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

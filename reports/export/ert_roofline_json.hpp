@@ -6,7 +6,7 @@
 // first as the top roof). One file is one roofline: one space × dtype.
 #include <string>
 
-#include "export/roof_export.hpp"
+#include "reports/export/roof_export.hpp"
 
 namespace ridgeline {
 

@@ -1,11 +1,11 @@
-#include "export/export_format.hpp"
+#include "reports/export/export_format.hpp"
 
 #include <stdexcept>
 
-#include "export/bencher_bmf.hpp"
-#include "export/ert_roofline_json.hpp"
-#include "export/github_action_benchmark.hpp"
-#include "export/rocprof_roofline_csv.hpp"
+#include "reports/export/bencher_bmf.hpp"
+#include "reports/export/ert_roofline_json.hpp"
+#include "reports/export/github_action_benchmark.hpp"
+#include "reports/export/rocprof_roofline_csv.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,10 +1,10 @@
-#include "export/github_action_benchmark.hpp"
+#include "reports/export/github_action_benchmark.hpp"
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-#include "render/units.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

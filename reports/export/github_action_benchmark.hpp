@@ -3,7 +3,7 @@
 // {name, unit, value, range, extra}; `range` is a free-form string, `extra` the tooltip text.
 #include <string>
 
-#include "export/roof_export.hpp"
+#include "reports/export/roof_export.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "export/rocprof_roofline_csv.hpp"
+#include "reports/export/rocprof_roofline_csv.hpp"
 
 #include <fmt/format.h>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "export/roof_export.hpp"
+#include "reports/export/roof_export.hpp"
 
 namespace ridgeline {
 

@@ -1,8 +1,8 @@
-#include "export/roof_export.hpp"
+#include "reports/export/roof_export.hpp"
 
 #include <algorithm>
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,9 +1,9 @@
-#include "fit/above_roof.hpp"
+#include "reports/fit/above_roof.hpp"
 
 #include <algorithm>
 
-#include "fit/roof_roles.hpp"
-#include "levels/memory_levels.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/levels/memory_levels.hpp"
 
 namespace ridgeline {
 namespace {

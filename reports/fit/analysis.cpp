@@ -1,6 +1,6 @@
-#include "fit/analysis.hpp"
+#include "reports/fit/analysis.hpp"
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

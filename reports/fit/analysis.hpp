@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "fit/results_fit.hpp"
-#include "levels/memory_levels.hpp"
+#include "reports/fit/results_fit.hpp"
+#include "reports/levels/memory_levels.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

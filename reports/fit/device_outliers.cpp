@@ -1,4 +1,4 @@
-#include "fit/device_outliers.hpp"
+#include "reports/fit/device_outliers.hpp"
 
 #include <algorithm>
 #include <cmath>

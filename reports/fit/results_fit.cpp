@@ -1,9 +1,9 @@
-#include "fit/results_fit.hpp"
+#include "reports/fit/results_fit.hpp"
 
 #include <algorithm>
 
-#include "fit/robust_location.hpp"
-#include "fit/roof_roles.hpp"
+#include "core/robust_location.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
 namespace {

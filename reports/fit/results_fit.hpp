@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "fit/roof_roles.hpp"
-#include "fit/roofline_fit.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

@@ -1,4 +1,4 @@
-#include "fit/roof_roles.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 #include <fmt/format.h>
 

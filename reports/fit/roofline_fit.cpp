@@ -1,4 +1,4 @@
-#include "fit/roofline_fit.hpp"
+#include "reports/fit/roofline_fit.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "fit/robust_location.hpp"
-#include "fit/uniform_index.hpp"
+#include "core/robust_location.hpp"
+#include "reports/fit/uniform_index.hpp"
 
 namespace ridgeline {
 

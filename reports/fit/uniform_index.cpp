@@ -1,4 +1,4 @@
-#include "fit/uniform_index.hpp"
+#include "reports/fit/uniform_index.hpp"
 
 #include <cstdint>
 

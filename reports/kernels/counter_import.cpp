@@ -1,14 +1,14 @@
-#include "kernels/counter_import.hpp"
+#include "reports/kernels/counter_import.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 
-#include "kernels/csv_table.hpp"
-#include "kernels/ncu_csv.hpp"
-#include "kernels/rocprofv3_csv.hpp"
-#include "results/file_io.hpp"
-#include "results/input_error.hpp"
+#include "reports/kernels/csv_table.hpp"
+#include "reports/kernels/ncu_csv.hpp"
+#include "reports/kernels/rocprofv3_csv.hpp"
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

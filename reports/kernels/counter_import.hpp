@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "kernels/kernels_file.hpp"
+#include "reports/kernels/kernels_file.hpp"
 
 namespace ridgeline {
 

@@ -1,10 +1,10 @@
-#include "kernels/csv_table.hpp"
+#include "reports/kernels/csv_table.hpp"
 
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

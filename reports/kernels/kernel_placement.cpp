@@ -1,8 +1,8 @@
-#include "kernels/kernel_placement.hpp"
+#include "reports/kernels/kernel_placement.hpp"
 
 #include <algorithm>
 
-#include "render/units.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

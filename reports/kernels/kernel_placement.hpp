@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "fit/analysis.hpp"
-#include "kernels/kernels_file.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/kernels/kernels_file.hpp"
 
 namespace ridgeline {
 

@@ -1,12 +1,12 @@
-#include "kernels/kernels_file.hpp"
+#include "reports/kernels/kernels_file.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "results/field_reader.hpp"
-#include "results/file_io.hpp"
-#include "results/input_error.hpp"
+#include "core/field_reader.hpp"
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {

@@ -1,9 +1,9 @@
-#include "kernels/ncu_csv.hpp"
+#include "reports/kernels/ncu_csv.hpp"
 
 #include <array>
 
-#include "kernels/csv_table.hpp"
-#include "results/input_error.hpp"
+#include "reports/kernels/csv_table.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -20,7 +20,7 @@
 // avoids the rounding that scaled units carry.
 #include <string>
 
-#include "kernels/counter_import.hpp"
+#include "reports/kernels/counter_import.hpp"
 
 namespace ridgeline {
 

@@ -1,11 +1,11 @@
-#include "kernels/rocprofv3_csv.hpp"
+#include "reports/kernels/rocprofv3_csv.hpp"
 
 #include <array>
 #include <set>
 #include <utility>
 
-#include "kernels/csv_table.hpp"
-#include "results/input_error.hpp"
+#include "reports/kernels/csv_table.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/counter_import.hpp"
+#include "reports/kernels/counter_import.hpp"
 
 namespace ridgeline {
 

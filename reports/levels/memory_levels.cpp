@@ -1,10 +1,10 @@
-#include "levels/memory_levels.hpp"
+#include "reports/levels/memory_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "fit/robust_location.hpp"
+#include "core/robust_location.hpp"
 
 namespace ridgeline {
 

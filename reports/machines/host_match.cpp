@@ -1,4 +1,4 @@
-#include "machines/host_match.hpp"
+#include "reports/machines/host_match.hpp"
 
 #include <fmt/format.h>
 

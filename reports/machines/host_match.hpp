@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "machines/machine_profile.hpp"
+#include "reports/machines/machine_profile.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

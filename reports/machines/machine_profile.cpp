@@ -1,4 +1,4 @@
-#include "machines/machine_profile.hpp"
+#include "reports/machines/machine_profile.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -7,10 +7,10 @@
 #include <cctype>
 #include <filesystem>
 
-#include "locate/profiles_root.hpp"
-#include "results/input_error.hpp"
+#include "core/profiles_root.hpp"
+#include "core/input_error.hpp"
 #include "results/results_file.hpp"
-#include "roofline/model.hpp"
+#include "reports/roofline/model.hpp"
 
 namespace ridgeline {
 namespace {

@@ -100,7 +100,7 @@ struct MachineProfile {
 MachineProfile load_machine_profile(const std::string& path);
 
 // The directory holding machine profiles: machines/ under find_profiles_root()
-// (locate/profiles_root.hpp).
+// (core/profiles_root.hpp).
 std::string machine_profiles_dir();
 
 // All profiles in a directory, sorted by id.

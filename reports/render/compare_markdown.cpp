@@ -1,10 +1,10 @@
-#include "render/compare_markdown.hpp"
+#include "reports/render/compare_markdown.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "render/markdown_text.hpp"
+#include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,7 +3,7 @@
 // metrics, and what the history lets the gate catch; the SAME rows and the method in <details>.
 #include <string>
 
-#include "compare/compare.hpp"
+#include "reports/compare/compare.hpp"
 
 namespace ridgeline {
 

@@ -1,10 +1,10 @@
-#include "render/console_summary.hpp"
+#include "reports/render/console_summary.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "render/units.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

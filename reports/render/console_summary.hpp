@@ -3,7 +3,7 @@
 // the point counts and P, B, B_read and I* with their 95 % intervals.
 #include <string>
 
-#include "fit/analysis.hpp"
+#include "reports/fit/analysis.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "render/devices_markdown.hpp"
+#include "reports/render/devices_markdown.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
-#include "fit/device_outliers.hpp"
-#include "render/markdown_text.hpp"
-#include "render/units.hpp"
+#include "reports/fit/device_outliers.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,4 +1,4 @@
-#include "render/host_labels.hpp"
+#include "reports/render/host_labels.hpp"
 
 #include <filesystem>
 #include <set>

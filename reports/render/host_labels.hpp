@@ -3,7 +3,7 @@
 // one host has several files, and an MPI device by its rank.
 #include <vector>
 
-#include "fit/analysis.hpp"
+#include "reports/fit/analysis.hpp"
 
 namespace ridgeline {
 

@@ -1,8 +1,8 @@
-#include "render/kernel_compare_markdown.hpp"
+#include "reports/render/kernel_compare_markdown.hpp"
 
 #include <fmt/format.h>
 
-#include "render/markdown_text.hpp"
+#include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,7 +3,7 @@
 // per kernel with its time per call and its fraction of the night's roof, and why it got slower.
 #include <string>
 
-#include "compare/kernel_compare.hpp"
+#include "reports/compare/kernel_compare.hpp"
 
 namespace ridgeline {
 

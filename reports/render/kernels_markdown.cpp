@@ -1,9 +1,9 @@
-#include "render/kernels_markdown.hpp"
+#include "reports/render/kernels_markdown.hpp"
 
 #include <fmt/format.h>
 
-#include "render/markdown_text.hpp"
-#include "render/units.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

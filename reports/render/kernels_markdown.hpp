@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_placement.hpp"
+#include "reports/kernels/kernel_placement.hpp"
 
 namespace ridgeline {
 

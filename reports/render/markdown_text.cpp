@@ -1,4 +1,4 @@
-#include "render/markdown_text.hpp"
+#include "reports/render/markdown_text.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,14 +1,14 @@
-#include "render/pyramid_table.hpp"
+#include "reports/render/pyramid_table.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "fit/roof_roles.hpp"
-#include "render/markdown_text.hpp"
-#include "render/spec_scope.hpp"
-#include "render/units.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "reports/render/spec_scope.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,4 +1,4 @@
-#include "render/report_markdown.hpp"
+#include "reports/render/report_markdown.hpp"
 
 #include <fmt/format.h>
 
@@ -6,13 +6,13 @@
 #include <map>
 #include <set>
 
-#include "fit/roof_roles.hpp"
-#include "machines/host_match.hpp"
-#include "render/markdown_text.hpp"
-#include "render/pyramid_table.hpp"
-#include "render/roof_tables.hpp"
-#include "render/spec_scope.hpp"
-#include "render/units.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/machines/host_match.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "reports/render/pyramid_table.hpp"
+#include "reports/render/roof_tables.hpp"
+#include "reports/render/spec_scope.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

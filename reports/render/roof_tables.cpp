@@ -1,13 +1,13 @@
-#include "render/roof_tables.hpp"
+#include "reports/render/roof_tables.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "fit/above_roof.hpp"
-#include "fit/roof_roles.hpp"
-#include "render/markdown_text.hpp"
-#include "render/units.hpp"
+#include "reports/fit/above_roof.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

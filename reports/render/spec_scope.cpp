@@ -1,12 +1,12 @@
-#include "render/spec_scope.hpp"
+#include "reports/render/spec_scope.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "fit/roof_roles.hpp"
-#include "machines/host_match.hpp"
-#include "render/markdown_text.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/machines/host_match.hpp"
+#include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {
 namespace {

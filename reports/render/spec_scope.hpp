@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "fit/analysis.hpp"
-#include "machines/machine_profile.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/machines/machine_profile.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "render/svg_chart.hpp"
+#include "reports/render/svg_chart.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <iterator>
 #include <optional>
 
-#include "render/units.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,10 +1,10 @@
-#include "render/workload_markdown.hpp"
+#include "reports/render/workload_markdown.hpp"
 
 #include <fmt/format.h>
 
-#include "render/markdown_text.hpp"
-#include "render/units.hpp"
-#include "workloads/workload_table.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "core/units.hpp"
+#include "reports/workloads/workload_table.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "fit/analysis.hpp"
-#include "workloads/workload_request.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/workloads/workload_request.hpp"
 
 namespace ridgeline {
 

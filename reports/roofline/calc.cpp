@@ -1,12 +1,12 @@
-#include "roofline/calc.hpp"
+#include "reports/roofline/calc.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstdlib>
 
-#include "render/units.hpp"
-#include "results/input_error.hpp"
+#include "core/units.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/model.hpp"
+#include "reports/roofline/model.hpp"
 
 namespace ridgeline {
 

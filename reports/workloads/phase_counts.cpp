@@ -1,4 +1,4 @@
-#include "workloads/phase_counts.hpp"
+#include "reports/workloads/phase_counts.hpp"
 
 #include <cmath>
 

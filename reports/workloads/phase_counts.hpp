@@ -14,7 +14,7 @@
 // bias adds and the embedding gather's FLOPs (none are within a few % of the matmuls).
 #include <string>
 
-#include "workloads/transformer_config.hpp"
+#include "reports/workloads/transformer_config.hpp"
 
 namespace ridgeline {
 

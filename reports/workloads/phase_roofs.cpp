@@ -1,6 +1,6 @@
-#include "workloads/phase_roofs.hpp"
+#include "reports/workloads/phase_roofs.hpp"
 
-#include "fit/roof_roles.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
 namespace {

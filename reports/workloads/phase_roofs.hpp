@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "fit/analysis.hpp"
+#include "reports/fit/analysis.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "workloads/speed_of_light.hpp"
+#include "reports/workloads/speed_of_light.hpp"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // A phase placed on a host's roofs: the roofline's attainable FLOP/s at the phase's intensity and
 // the tokens per second that would give. An upper bound: no attention kernel, scheduler, launch
 // or communication overhead is modelled, and only the counted bytes move.
-#include "workloads/phase_counts.hpp"
-#include "workloads/phase_roofs.hpp"
+#include "reports/workloads/phase_counts.hpp"
+#include "reports/workloads/phase_roofs.hpp"
 
 namespace ridgeline {
 

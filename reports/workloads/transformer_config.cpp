@@ -1,4 +1,4 @@
-#include "workloads/transformer_config.hpp"
+#include "reports/workloads/transformer_config.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,10 +8,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include "locate/profiles_root.hpp"
-#include "results/input_error.hpp"
+#include "core/profiles_root.hpp"
+#include "core/input_error.hpp"
 #include "results/results_file.hpp"
-#include "workloads/phase_counts.hpp"
+#include "reports/workloads/phase_counts.hpp"
 
 namespace ridgeline {
 namespace {

@@ -49,7 +49,7 @@ double dtype_bytes(const std::string& dtype);
 // shows up there).
 TransformerConfig load_transformer_config(const std::string& path);
 
-// profiles/workloads (locate/profiles_root.hpp).
+// profiles/workloads (core/profiles_root.hpp).
 std::string workload_profiles_dir();
 
 // By id (file stem) or name, case-insensitive, or a path to a .json file; throws InputError

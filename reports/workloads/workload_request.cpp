@@ -1,11 +1,11 @@
-#include "workloads/workload_request.hpp"
+#include "reports/workloads/workload_request.hpp"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdlib>
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/phase_counts.hpp"
-#include "workloads/transformer_config.hpp"
+#include "reports/workloads/phase_counts.hpp"
+#include "reports/workloads/transformer_config.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "workloads/workload_table.hpp"
+#include "reports/workloads/workload_table.hpp"
 
 namespace ridgeline {
 

@@ -4,11 +4,11 @@
 #include <optional>
 #include <vector>
 
-#include "fit/analysis.hpp"
-#include "workloads/phase_counts.hpp"
-#include "workloads/phase_roofs.hpp"
-#include "workloads/speed_of_light.hpp"
-#include "workloads/workload_request.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/workloads/phase_counts.hpp"
+#include "reports/workloads/phase_roofs.hpp"
+#include "reports/workloads/speed_of_light.hpp"
+#include "reports/workloads/workload_request.hpp"
 
 namespace ridgeline {
 

@@ -1,9 +1,9 @@
 // The host probe kernels, instantiated for scripts/check-hot-loops to inspect in a build for
 // another ISA (tests/codegen/CMakeLists.txt compiles this file for AVX2; it is never linked).
-#include "probes/fma_ladder_probe.hpp"
-#include "probes/peak_probe.hpp"
-#include "probes/sram_probe.hpp"
-#include "probes/stream_probe.hpp"
+#include "harness/probes/fma_ladder_probe.hpp"
+#include "harness/probes/peak_probe.hpp"
+#include "harness/probes/sram_probe.hpp"
+#include "harness/probes/stream_probe.hpp"
 
 namespace ridgeline {
 

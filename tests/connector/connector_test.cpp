@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/kernels_file.hpp"
-#include "kokkosp_abi.hpp"
+#include "reports/kernels/kernels_file.hpp"
+#include "connector/kokkosp_abi.hpp"
 #include "ridgeline/annotation_format.hpp"
-#include "support/run_command.hpp"
-#include "support/temp_dir.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ridgeline {
 namespace {

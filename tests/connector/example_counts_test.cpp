@@ -6,8 +6,8 @@
 // every load, does not measure.
 #include <gtest/gtest.h>
 
-#include "harness/counting_scalar.hpp"
-#include "kernels/app_kernels.hpp"
+#include "tests/harness/counting_scalar.hpp"
+#include "examples/kernels/app_kernels.hpp"
 
 namespace ridgeline {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "kernels/app_kernels.hpp"
-#include "kernels/kernels_file.hpp"
-#include "support/run_command.hpp"
-#include "support/temp_dir.hpp"
+#include "examples/kernels/app_kernels.hpp"
+#include "reports/kernels/kernels_file.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ridgeline {
 namespace {

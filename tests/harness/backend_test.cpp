@@ -7,10 +7,10 @@
 #include <cmath>
 #include <thread>
 
-#include "device_caches.hpp"
-#include "measurement.hpp"
-#include "sweep/results_writer.hpp"
-#include "telemetry.hpp"
+#include "backends/device_caches.hpp"
+#include "backends/measurement.hpp"
+#include "results/results_writer.hpp"
+#include "backends/telemetry.hpp"
 
 namespace ridgeline {
 namespace {

@@ -2,7 +2,7 @@
 // Python: <host>-<device names or the CPU model>, slugged; the host and a readable machine name.
 #include <gtest/gtest.h>
 
-#include "context/baseline_key.hpp"
+#include "harness/context/baseline_key.hpp"
 
 namespace ridgeline {
 namespace {

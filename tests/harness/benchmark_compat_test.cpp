@@ -1,6 +1,6 @@
 // Both shapes of Google Benchmark's Run: 1.7 (error_occurred/error_message) and 1.8 and later
 // (skipped/skip_message), whatever version this build uses.
-#include "sweep/benchmark_compat.hpp"
+#include "harness/sweep/benchmark_compat.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "results/results_file.hpp"
-#include "support/run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

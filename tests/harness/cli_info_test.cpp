@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "support/run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

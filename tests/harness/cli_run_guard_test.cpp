@@ -8,9 +8,9 @@
 #include <fstream>
 #include <set>
 
-#include "results/file_lock.hpp"
+#include "core/file_lock.hpp"
 #include "results/results_file.hpp"
-#include "support/run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "results/results_file.hpp"
-#include "support/run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

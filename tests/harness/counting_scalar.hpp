@@ -12,8 +12,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "compat/kokkos_compat.hpp"
-#include "probes/dtype.hpp"
+#include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/dtype.hpp"
 
 namespace ridgeline::test {
 

@@ -1,5 +1,5 @@
 // CPU facts come from sysfs; parse a fake sysfs tree so the test does not depend on the machine.
-#include "host/cpu_info.hpp"
+#include "backends/host/cpu_info.hpp"
 
 #include <gtest/gtest.h>
 

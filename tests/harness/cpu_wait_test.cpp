@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "sweep/cpu_wait.hpp"
+#include "harness/sweep/cpu_wait.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,7 +1,7 @@
 // The host FP8 E4M3 codec the vendor gemm's fp8 inputs and their check go through: every code
 // decodes to the value the format defines and encodes back to itself, rounding is to nearest
 // with ties to even, and out-of-range values saturate (the format has no infinity).
-#include "probes/fp8_e4m3.hpp"
+#include "harness/probes/fp8_e4m3.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // the GEMMs themselves need a GPU.
 #include <gtest/gtest.h>
 
-#include "vendor_gemm.hpp"
+#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "probes/layout.hpp"
-#include "probes/stream_probe.hpp"
+#include "harness/probes/layout.hpp"
+#include "harness/probes/stream_probe.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "probes/half_precision.hpp"
+#include "harness/probes/half_precision.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,5 +1,5 @@
 // The memory a run may use honours the memory cgroup (v1 and v2, every level up to the root).
-#include "context/memory_limit.hpp"
+#include "harness/context/memory_limit.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // The planner: every shipped profile plans each point once on this machine, neighbouring cache
 // sizes that round together are left out, and sizes from the profile cannot overflow.
-#include "sweep/plan.hpp"
+#include "harness/sweep/plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "context/context.hpp"
-#include "results/input_error.hpp"
+#include "harness/context/context.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

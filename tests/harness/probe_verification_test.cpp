@@ -1,11 +1,11 @@
 // Every probe checks its own output: a correct run verifies, a planted wrong value is caught.
 #include <gtest/gtest.h>
 
-#include "probes/fma_ladder_probe.hpp"
-#include "probes/library_probes.hpp"
-#include "probes/peak_probe.hpp"
-#include "probes/sram_probe.hpp"
-#include "probes/stream_probe.hpp"
+#include "harness/probes/fma_ladder_probe.hpp"
+#include "harness/probes/library_probes.hpp"
+#include "harness/probes/peak_probe.hpp"
+#include "harness/probes/sram_probe.hpp"
+#include "harness/probes/stream_probe.hpp"
 
 namespace ridgeline {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include "mpi/cpu_binding.hpp"
-#include "mpi/launch.hpp"
+#include "harness/mpi/cpu_binding.hpp"
+#include "harness/mpi/launch.hpp"
 
 namespace ridgeline {
 namespace {

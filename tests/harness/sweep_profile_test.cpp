@@ -1,12 +1,12 @@
 // Sweep profiles are validated on load: every error names the file and the field.
-#include "sweep/sweep_profile.hpp"
+#include "harness/sweep/sweep_profile.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "support/run_command.hpp"
-#include "support/temp_dir.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ridgeline::test {
 namespace {

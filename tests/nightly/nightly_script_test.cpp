@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "results/results_file.hpp"
-#include "support/run_command.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cli_test_support.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "results/input_error.hpp"
-#include "roofline/calc.hpp"
-#include "support/run_command.hpp"
+#include "core/input_error.hpp"
+#include "reports/roofline/calc.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

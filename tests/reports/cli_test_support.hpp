@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "support/run_command.hpp"
-#include "support/temp_dir.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ridgeline::test {
 

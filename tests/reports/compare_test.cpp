@@ -4,9 +4,9 @@
 #include <cmath>
 #include <functional>
 
-#include "cli_test_support.hpp"
-#include "compare/compare.hpp"
-#include "compare/mann_whitney.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "reports/compare/compare.hpp"
+#include "reports/compare/mann_whitney.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,14 +1,14 @@
 // Reading never blocks on what is not a regular file; writing never replaces what is not ours and
 // never follows a planted link; failures name the file and the system's reason.
-#include "results/file_io.hpp"
+#include "core/file_io.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "cli_test_support.hpp"
-#include "results/input_error.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

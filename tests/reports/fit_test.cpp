@@ -3,8 +3,8 @@
 #include <cmath>
 #include <random>
 
-#include "fit/robust_location.hpp"
-#include "fit/roofline_fit.hpp"
+#include "core/robust_location.hpp"
+#include "reports/fit/roofline_fit.hpp"
 
 namespace ridgeline {
 namespace {

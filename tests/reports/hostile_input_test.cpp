@@ -5,8 +5,8 @@
 
 #include <tuple>
 
-#include "cli_test_support.hpp"
-#include "results/input_error.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "core/input_error.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "levels/memory_levels.hpp"
+#include "reports/levels/memory_levels.hpp"
 
 namespace ridgeline {
 namespace {

@@ -1,13 +1,13 @@
-#include "machines/machine_profile.hpp"
+#include "reports/machines/machine_profile.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "machines/host_match.hpp"
-#include "results/input_error.hpp"
-#include "support/run_command.hpp"
+#include "reports/machines/host_match.hpp"
+#include "core/input_error.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace ridgeline {
 namespace {

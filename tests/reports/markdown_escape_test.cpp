@@ -1,13 +1,13 @@
 // Point names, labels and reasons come from input files and end up in CI job summaries: none may
 // inject HTML, a heading, a line or a table column.
-#include "render/markdown_text.hpp"
+#include "reports/render/markdown_text.hpp"
 
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <sstream>
 
-#include "cli_test_support.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_test_support.hpp"
-#include "fit/above_roof.hpp"
-#include "fit/analysis.hpp"
-#include "fit/roof_roles.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "reports/fit/above_roof.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
 namespace {

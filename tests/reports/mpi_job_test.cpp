@@ -2,10 +2,10 @@
 // from a one-process fixture copied onto 4 ranks, one of them slowed down.
 #include <gtest/gtest.h>
 
-#include "cli_test_support.hpp"
-#include "fit/device_outliers.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "reports/fit/device_outliers.hpp"
 #include "results/device_split.hpp"
-#include "results/input_error.hpp"
+#include "core/input_error.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline::test {

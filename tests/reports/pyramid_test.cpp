@@ -4,10 +4,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "fit/analysis.hpp"
-#include "machines/machine_profile.hpp"
-#include "render/markdown_text.hpp"
-#include "render/pyramid_table.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/machines/machine_profile.hpp"
+#include "reports/render/markdown_text.hpp"
+#include "reports/render/pyramid_table.hpp"
 
 namespace ridgeline {
 namespace {

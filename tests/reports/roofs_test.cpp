@@ -6,12 +6,12 @@
 
 #include <fstream>
 
-#include "cli_test_support.hpp"
-#include "fit/above_roof.hpp"
-#include "fit/analysis.hpp"
-#include "fit/roof_roles.hpp"
-#include "render/report_markdown.hpp"
-#include "support/temp_dir.hpp"
+#include "tests/reports/cli_test_support.hpp"
+#include "reports/fit/above_roof.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/render/report_markdown.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,7 +6,7 @@
 // wall-clock timeout only keeps a hang from stalling the suite.
 #include <gtest/gtest.h>
 
-#include "cli_test_support.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "fit/uniform_index.hpp"
+#include "reports/fit/uniform_index.hpp"
 
 namespace ridgeline {
 namespace {

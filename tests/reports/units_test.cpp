@@ -1,7 +1,7 @@
 // Numbers as people read them: a few significant digits, never an exponent, units that fit.
 #include <gtest/gtest.h>
 
-#include "render/units.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

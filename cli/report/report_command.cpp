@@ -1,0 +1,231 @@
+#include "cli/report/report_command.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/report/counts_option.hpp"
+#include "cli/report/workload_options.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/kernels/kernel_placement.hpp"
+#include "reports/render/devices_markdown.hpp"
+#include "reports/render/host_labels.hpp"
+#include "reports/render/kernels_markdown.hpp"
+#include "reports/render/report_markdown.hpp"
+#include "reports/render/svg_chart.hpp"
+#include "reports/render/workload_markdown.hpp"
+#include "results/device_split.hpp"
+#include "core/input_error.hpp"
+#include "results/results_file.hpp"
+
+namespace ridgeline {
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> kernels;  // kernels files of libridgeline-kp.so
+  std::vector<std::string> counts;   // profilers' counter files, joined with the kernels files
+  std::string out = ".";
+  WorkloadOptions workload;
+};
+
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return out;
+}
+
+// roofline-<name>.svg, numbered when taken: host names that differ only in characters a file
+// name cannot hold (or a host called "all") must not overwrite each other's chart.
+std::string unique_chart_file(const std::vector<ChartLink>& taken, const std::string& name) {
+  std::string file = "roofline-" + name + ".svg";
+  for (int n = 2; std::any_of(taken.begin(), taken.end(),
+                              [&file](const ChartLink& l) { return l.file == file; });
+       ++n)
+    file = "roofline-" + name + "-" + std::to_string(n) + ".svg";
+  return file;
+}
+
+// The series of one file, or of its one space × dtype when `only` is given (small charts).
+std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool with_file,
+                                      bool with_levels, const GroupAnalysis* only = nullptr,
+                                      const std::vector<PlacedKernelsFile>& kernels = {}) {
+  std::vector<ChartSeries> out;
+  for (const auto& g : f.groups) {
+    if (!g.fit.fit || (only && (g.fit.space != only->fit.space || g.fit.dtype != only->fit.dtype)))
+      continue;
+    ChartSeries s;
+    s.label = (with_file ? f.label + " " : std::string()) + g.fit.space + " " + g.fit.dtype;
+    s.roof = g.fit.fit->estimate.roof;
+    if (g.fit.matrix_roof()) s.matrix_peak = g.fit.matrix->peak.value;
+    s.marker = marker;
+    if (with_levels) {
+      // The top of the pyramid: the on-chip scratch's fastest verified point (a hierarchical
+      // roofline draws every level, SRAM included).
+      double sram = 0;
+      for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
+        if (p->family == "sram" && p->measured() && p->verified && p->bytes_per_s)
+          sram = std::max(sram, *p->bytes_per_s);
+      if (sram > 0) s.levels.push_back({"SRAM", sram});
+    }
+    if (with_levels && !g.levels.empty())
+      for (const auto& l : g.levels.front().levels)
+        if (!l.transition) s.levels.push_back({l.name, l.bandwidth});  // a transition is no roof
+    if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
+    for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
+      if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&
+          p->family != "sram" && p->family != "peak")
+        // Register-only peak points sit at intensities of millions (one store per work item);
+        // they are shown by the fitted P roof instead of stretching the axis. Cache and SRAM
+        // points are memory levels above the DRAM roof, listed in their own tables.
+        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
+                            p->family == "library" ? p->probe : std::string()});
+    // An application's kernels held against this group's roofs (with an intensity to draw).
+    for (const PlacedKernelsFile& k : kernels)
+      for (const KernelPlacement& p : k.placements)
+        if (p.placed && p.roofs == &f && p.intensity && *p.intensity > 0 &&
+            p.group == g.fit.space + " " + g.fit.dtype)
+          s.points.push_back({*p.intensity, *p.flops_per_s, false, p.kernel->label, true});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int run_report(const ReportOptions& o) {
+  // The workload's options are checked before any file is fitted.
+  check_workload_options(o.workload);
+  std::optional<WorkloadRequest> workload;
+  if (!o.workload.workload.empty()) workload = make_workload_request(o.workload);
+  std::vector<FileAnalysis> files;
+  struct Job {
+    std::string file, mode;
+    int ranks = 0;
+    std::size_t first = 0, count = 0;  // its devices in `files`
+  };
+  std::vector<Job> jobs;
+  for (const auto& path : o.files) {
+    Results results = load_results(path);
+    // An MPI job's file: each device is analysed as a file of its own.
+    if (results.mpi_size > 0)
+      jobs.push_back({path, results.mpi_mode, results.mpi_size, files.size(), 0});
+    for (Results& device : split_by_device(std::move(results))) {
+      files.push_back(analyze(std::move(device)));
+      if (!jobs.empty() && jobs.back().file == path) ++jobs.back().count;
+    }
+    if (!jobs.empty() && jobs.back().file == path && jobs.back().count == 0)
+      throw InputError(path, "points", "an MPI job's file without a measured point");
+    require_some_measured(files.back());
+  }
+  label_by_host(files);
+  // Kernels files are read before anything is written, like the results files.
+  std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts);
+  std::vector<const FileAnalysis*> roofs;
+  for (const auto& f : files) roofs.push_back(&f);
+  std::vector<PlacedKernelsFile> kernels;
+  for (const auto& k : kernels_files) kernels.push_back({&k, place_kernels(k, roofs)});
+  std::string jobs_md;
+  for (const Job& job : jobs) {
+    std::vector<const FileAnalysis*> devices;
+    for (std::size_t i = job.first; i < job.first + job.count; ++i) devices.push_back(&files[i]);
+    jobs_md += render_devices_markdown(job.file, job.ranks, job.mode, devices);
+  }
+  std::vector<MachineProfile> profiles;
+  try {
+    profiles = load_machine_profiles(machine_profiles_dir());
+  } catch (const InputError& e) {
+    std::cerr << "ridgeline: warning: no spec-sheet comparison: " << e.what() << "\n";
+  }
+  // Everything is rendered before anything is written: bad input leaves no files behind.
+  std::vector<std::string> hosts;
+  for (const auto& f : files)
+    if (std::find(hosts.begin(), hosts.end(), f.results.hostname) == hosts.end())
+      hosts.push_back(f.results.hostname);
+  std::vector<ChartLink> links;
+  std::vector<std::string> svgs;
+  const bool several = files.size() > 1;
+  for (const auto& host : hosts) {
+    std::vector<std::size_t> of_host;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (files[i].results.hostname == host) of_host.push_back(i);
+    // Memory-level roofs of several files on one chart hide the roofs; the small charts keep them.
+    std::vector<ChartSeries> series;
+    for (std::size_t i : of_host)
+      for (auto& s : chart_series(files[i], int(i), several, !several, nullptr, kernels))
+        series.push_back(std::move(s));
+    if (series.empty()) continue;  // nothing fitted: the report's tables say what was measured
+    links.push_back({host, unique_chart_file(links, file_safe(host)), false});
+    svgs.push_back(render_roofline_svg("ridgeline roofline: " + host, series));
+    // One small chart per space × dtype of this host, its files side by side.
+    std::vector<std::pair<std::string, std::string>> done;
+    for (std::size_t i : of_host)
+      for (const auto& g : files[i].groups) {
+        const std::pair<std::string, std::string> key{g.fit.space, g.fit.dtype};
+        if (!g.fit.fit || std::find(done.begin(), done.end(), key) != done.end()) continue;
+        done.push_back(key);
+        std::vector<ChartSeries> small;
+        for (std::size_t j : of_host)
+          for (auto& s :
+               chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g, kernels))
+            small.push_back(std::move(s));
+        const std::string what = host + " " + g.fit.space + " " + g.fit.dtype;
+        links.push_back(
+            {what,
+             unique_chart_file(links, file_safe(host + "-" + g.fit.space + "-" + g.fit.dtype)),
+             true});
+        svgs.push_back(render_roofline_svg(what, small, ChartSize::small));
+      }
+  }
+  if (std::count_if(links.begin(), links.end(), [](const ChartLink& l) { return !l.small; }) > 1) {
+    std::vector<ChartSeries> series;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      for (auto& s : chart_series(files[i], int(i), true, false)) series.push_back(std::move(s));
+    links.push_back({"all hosts", unique_chart_file(links, "all"), false});
+    svgs.push_back(render_roofline_svg("ridgeline roofline: all hosts", series));
+  }
+  std::string workload_md;
+  if (workload) {
+    std::vector<const FileAnalysis*> hosts;
+    for (const auto& f : files) hosts.push_back(&f);
+    workload_md = render_workload_markdown(*workload, hosts, "##");
+  }
+  const std::string md = render_report_markdown(
+      files, links, profiles, jobs_md + render_kernels_markdown(kernels), workload_md);
+
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  if (ec) throw InputError(o.out, "--out", "cannot create directory: " + ec.message());
+  for (std::size_t i = 0; i < links.size(); ++i)
+    write_text_atomically(o.out + "/" + links[i].file, svgs[i]);
+  write_text_atomically(o.out + "/report.md", md);
+  std::cout << "wrote " << o.out << "/report.md and " << links.size() << " chart"
+            << (links.size() == 1 ? "" : "s") << "\n";
+  for (const auto& f : files)
+    for (const auto& g : f.groups)
+      if (g.fit.measured && !g.fit.fit)
+        std::cerr << "ridgeline: note: " << f.results.file << ": " << g.fit.space << "/"
+                  << g.fit.dtype << " has no roofs (" << g.fit.not_fitted
+                  << "); the report shows its points\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<ReportOptions>();
+  CLI::App* report = app.add_subcommand(
+      "report", "Write report.md and roofline SVG charts from one or more results files");
+  report->add_option("results", opts->files, "Results JSON files (several: a comparison)")
+      ->required();
+  report->add_option("--out", opts->out, "Output directory")->capture_default_str();
+  add_workload_options(report, opts->workload);
+  report->add_option("--kernels", opts->kernels,
+                     "Kernels files of libridgeline-kp.so: a \"Your kernels\" table, markers");
+  add_counts_option(report, opts->counts);
+  report->callback([opts, &exit_code] { exit_code = run_report(*opts); });
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,44 @@
+#pragma once
+// The --workload options `place` and `report` share (workloads/workload_request.hpp).
+#include <CLI/CLI.hpp>
+
+#include "core/input_error.hpp"
+#include "reports/workloads/workload_request.hpp"
+
+namespace ridgeline {
+
+inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
+  app->add_option("--workload", o.workload,
+                  "Place an LLM's decode and prefill on the roofs: a model of profiles/workloads "
+                  "(e.g. qwen2.5-7b) or a workload .json file");
+  app->add_option("--batch", o.batch, "Decode: comma-separated batch sizes (sequences per step)");
+  app->add_option("--context", o.context,
+                  "Decode: comma-separated context lengths (positions each new token attends to)");
+  app->add_option("--prompt", o.prompt, "Prefill: comma-separated prompt lengths (tokens)");
+  app->add_option("--weights", o.weights,
+                  "Weight format of the workload file (default: its first, e.g. bf16, fp8, int4)");
+  app->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: the workload file's)");
+  app->add_option("--space", o.space,
+                  "Execution space whose roofs to use (default: each host's "
+                  "device space, else the one with the highest P)");
+  app->add_option("--compute-dtype", o.compute_dtype,
+                  "Place the phases on this dtype's roofs (default: the weights', else the "
+                  "activations'; stated either way)");
+}
+
+// A shape option without --workload would be ignored: say so instead.
+inline void check_workload_options(const WorkloadOptions& o) {
+  if (!o.workload.empty()) return;
+  const std::pair<const char*, const std::string*> shape[] = {
+      {"--batch", &o.batch},
+      {"--context", &o.context},
+      {"--prompt", &o.prompt},
+      {"--weights", &o.weights},
+      {"--kv-dtype", &o.kv_dtype},
+      {"--space", &o.space},
+      {"--compute-dtype", &o.compute_dtype}};
+  for (const auto& [name, value] : shape)
+    if (!value->empty()) throw InputError("", name, "places a workload: give --workload too");
+}
+
+}  // namespace ridgeline
