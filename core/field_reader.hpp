@@ -1,8 +1,13 @@
 #pragma once
 // Field access into a parsed JSON input that names the exact JSON path in its errors
-// (InputError(file, "points[3].samples", "must be a number")). Shared by the readers of the
-// results file and of the connector's kernels file.
+// (InputError(file, "points[3].samples", "must be a number")). The one checked reader of every
+// JSON input: the results file, the connector's kernels file, machine sheets, workload files.
+// A field that is absent is "missing"; one that is present but null fails its type check (a
+// null where a value is required says what the value must be), except where a reader's own
+// optional_* accessor takes null as "not stated".
 #include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
 
 #include <cmath>
 #include <optional>
@@ -47,6 +52,39 @@ class FieldReader {
       throw InputError(file_, at, "is too close to 0 to compute with (subnormal)");
     return d;
   }
+  // Present (null included: the type checks below name what it must be).
+  const nlohmann::json& require(const std::string& key) const {
+    if (!j_.is_object() || !j_.contains(key))
+      throw InputError(file_, where(key), "missing required field");
+    return j_[key];
+  }
+  std::string text(const std::string& key) const {
+    const nlohmann::json& v = require(key);
+    if (!v.is_string() || v.get<std::string>().empty())
+      throw InputError(file_, where(key), "must be a non-empty string");
+    return v.get<std::string>();
+  }
+  // Absent or null: empty; any other type than a string is an error, never an abort.
+  std::string optional_text(const std::string& key) const {
+    if (!has(key)) return {};
+    if (!j_[key].is_string()) throw InputError(file_, where(key), "must be a string or null");
+    return j_[key].get<std::string>();
+  }
+  // A number in (0, max]: finite, and small enough that ratios and products of it stay finite.
+  double bounded(const std::string& key, double max) const {
+    const nlohmann::json& v = require(key);
+    if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= max))
+      throw InputError(file_, where(key), fmt::format("must be a number in (0, {:g}]", max));
+    return v.get<double>();
+  }
+  long long integer(const std::string& key, long long lo, long long hi) const {
+    return integer_in(require(key), where(key), lo, hi);
+  }
+  // Absent or null: `fallback`; else an integer in [lo, hi].
+  long long optional_integer(const std::string& key, long long lo, long long hi,
+                             long long fallback = 0) const {
+    return has(key) ? integer_in(j_[key], where(key), lo, hi) : fallback;
+  }
   bool boolean(const std::string& key) const {
     if (!has(key)) throw InputError(file_, where(key), "missing required field");
     if (!j_[key].is_boolean()) throw InputError(file_, where(key), "must be true or false");
@@ -54,6 +92,12 @@ class FieldReader {
   }
 
  private:
+  long long integer_in(const nlohmann::json& v, const std::string& at, long long lo,
+                       long long hi) const {
+    if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+      throw InputError(file_, at, fmt::format("must be an integer in [{}, {}]", lo, hi));
+    return v.get<long long>();
+  }
   const std::string& file_;
   const nlohmann::json& j_;
   std::string path_;

@@ -2,7 +2,7 @@
 // Human-readable rates: one unit per value, chosen from its size, and intervals in the same unit.
 #include <string>
 
-#include "reports/fit/roofline_fit.hpp"
+#include "core/interval.hpp"
 
 namespace ridgeline {
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/interval.hpp"
 #include "reports/roofline/model.hpp"
 
 namespace ridgeline {
@@ -60,11 +61,6 @@ struct Observations {
   void add_point(double intensity, double flops_per_s) {
     graded.push_back({intensity, flops_per_s, {1.0}, true});
   }
-};
-
-struct Interval {
-  double low = 0, high = 0;
-  bool contains(double v) const { return low <= v && v <= high; }
 };
 
 struct RoofEstimate {

@@ -7,8 +7,9 @@
 #include <cctype>
 #include <filesystem>
 
-#include "core/profiles_root.hpp"
+#include "core/field_reader.hpp"
 #include "core/input_error.hpp"
+#include "core/profiles_root.hpp"
 #include "results/results_file.hpp"
 #include "reports/roofline/model.hpp"
 
@@ -23,48 +24,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-const json& require(const json& j, const std::string& key, const std::string& file,
-                    const std::string& path) {
-  if (!j.is_object() || !j.contains(key))
-    throw InputError(file, path + key, "missing required field");
-  return j.at(key);
-}
-
-std::string require_string(const json& j, const std::string& key, const std::string& file,
-                           const std::string& path = {}) {
-  const json& v = require(j, key, file, path);
-  if (!v.is_string() || v.get<std::string>().empty())
-    throw InputError(file, path + key, "must be a non-empty string");
-  return v.get<std::string>();
-}
-
-// A number in (0, max]: sheets feed ratios (% of spec) and the calculator's I* = P/B.
-double require_positive(const json& j, const std::string& key, const std::string& file,
-                        const std::string& path, double max) {
-  const json& v = require(j, key, file, path);
-  if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= max))
-    throw InputError(file, path + key, fmt::format("must be a number in (0, {:g}]", max));
-  return v.get<double>();
-}
-
-// Absent or null: the fallback; any other type than a string is an error, never an abort.
-std::string optional_string(const json& j, const std::string& key, const std::string& file,
-                            const std::string& path = {}) {
-  if (!j.contains(key) || j.at(key).is_null()) return {};
-  if (!j.at(key).is_string()) throw InputError(file, path + key, "must be a string or null");
-  return j.at(key).get<std::string>();
-}
-
-// Absent or null: 0; else an integer in [lo, hi].
-int optional_int(const json& j, const std::string& key, const std::string& file,
-                 const std::string& path, int lo, int hi) {
-  if (!j.contains(key) || j.at(key).is_null()) return 0;
-  const json& v = j.at(key);
-  if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
-    throw InputError(file, path + key, fmt::format("must be an integer in [{}, {}]", lo, hi));
-  return v.get<int>();
-}
-
 // A CPU sheet's "cpu" block: the facts a host must agree with. Every key is one a results file
 // records; a fact none records (FMA pipes) would make the sheet match nothing, so it is refused.
 CpuSheetFacts read_cpu_facts(const json& j, const std::string& file) {
@@ -74,17 +33,18 @@ CpuSheetFacts read_cpu_facts(const json& j, const std::string& file) {
       throw InputError(file, "cpu." + key,
                        "is not a fact a results file records (known: isa, vector_bits, cores, "
                        "threads)");
+  const FieldReader f(file, j, "cpu");
   CpuSheetFacts c;
-  c.isa = require_string(j, "isa", file, "cpu.");
+  c.isa = f.text("isa");
   const auto& names = host_isa_names();
   if (std::find(names.begin(), names.end(), c.isa) == names.end()) {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
     throw InputError(file, "cpu.isa", "must be one of " + known);
   }
-  c.vector_bits = optional_int(j, "vector_bits", file, "cpu.", 64, 2048);
-  c.cores = optional_int(j, "cores", file, "cpu.", 1, 1000000);
-  c.threads = optional_int(j, "threads", file, "cpu.", 1, 1000000);
+  c.vector_bits = static_cast<int>(f.optional_integer("vector_bits", 64, 2048));
+  c.cores = static_cast<int>(f.optional_integer("cores", 1, 1000000));
+  c.threads = static_cast<int>(f.optional_integer("threads", 1, 1000000));
   if (!c.cores && !c.threads)
     throw InputError(file, "cpu.cores", "missing required field (give cores, threads or both)");
   return c;
@@ -102,34 +62,35 @@ std::vector<LevelLimit> read_level_limits(const json& j, const std::string& file
   if (!j.is_array()) throw InputError(file, "levels", "must be an array of objects");
   std::vector<LevelLimit> out;
   for (std::size_t i = 0; i < j.size(); ++i) {
-    const std::string at = "levels[" + std::to_string(i) + "].";
-    if (!j[i].is_object()) throw InputError(file, at.substr(0, at.size() - 1), "must be an object");
+    const std::string at = "levels[" + std::to_string(i) + "]";
+    if (!j[i].is_object()) throw InputError(file, at, "must be an object");
+    const FieldReader f(file, j[i], at);
     LevelLimit l;
-    l.level = require_string(j[i], "level", file, at);
+    l.level = f.text("level");
     const auto& names = level_limit_names();
     if (std::find(names.begin(), names.end(), l.level) == names.end()) {
       std::string known;
       for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-      throw InputError(file, at + "level",
+      throw InputError(file, f.where("level"),
                        "must be one of " + known + " (DRAM is memory.bandwidth)");
     }
     for (const auto& seen : out)
       if (seen.level == l.level)
-        throw InputError(file, at + "level", "gives " + l.level + " a second time");
-    l.source = require_string(j[i], "source", file, at);
+        throw InputError(file, f.where("level"), "gives " + l.level + " a second time");
+    l.source = f.text("source");
     const bool per_clock = j[i].contains("bytes_per_clock");
     if (per_clock == j[i].contains("bandwidth"))
-      throw InputError(file, at + "bytes_per_clock",
+      throw InputError(file, f.where("bytes_per_clock"),
                        "give either bytes_per_clock (with per) or bandwidth, not both or neither");
     if (per_clock) {
-      l.bytes_per_clock = require_positive(j[i], "bytes_per_clock", file, at, 1e9);
-      const std::string per = require_string(j[i], "per", file, at);
+      l.bytes_per_clock = f.bounded("bytes_per_clock", 1e9);
+      const std::string per = f.text("per");
       if (per != "unit" && per != "device")
-        throw InputError(file, at + "per",
+        throw InputError(file, f.where("per"),
                          "must be unit (an SM, CU or core) or device (the whole chip)");
       l.per_unit = per == "unit";
     } else {
-      l.bandwidth = require_positive(j[i], "bandwidth", file, at, kMaxBandwidth);
+      l.bandwidth = f.bounded("bandwidth", kMaxBandwidth);
     }
     out.push_back(l);
   }
@@ -217,14 +178,15 @@ std::optional<SpecPeak> MachineProfile::grading_peak(const std::string& dtype, U
 MachineProfile load_machine_profile(const std::string& path) {
   const json j = read_json_file(path, "machine profile");
   if (!j.is_object()) throw InputError(path, "", "a machine profile must be a JSON object");
+  const FieldReader f(path, j, "");
   MachineProfile m;
   m.file = path;
   m.id = fs::path(path).stem().string();
-  m.name = require_string(j, "name", path);
+  m.name = f.text("name");
   // Required: a sheet is matched to a device by its vendor too, and a sheet of nobody's hardware
   // graded everyone's.
-  m.vendor = require_string(j, "vendor", path);
-  m.source = require_string(j, "source", path);
+  m.vendor = f.text("vendor");
+  m.source = f.text("source");
   m.illustrative = optional_bool(j, "illustrative", path);
   if (j.contains("match")) {
     if (!j["match"].is_array()) throw InputError(path, "match", "must be an array of strings");
@@ -234,15 +196,10 @@ MachineProfile load_machine_profile(const std::string& path) {
       m.match.push_back(s.get<std::string>());
     }
   }
-  const json& clock = require(j, "clock", path, "");
-  m.clock_assumed = require_string(clock, "assumed", path, "clock.");
-  m.clock_mhz = require_positive(clock, "sm_mhz", path, "clock.", 1e5);
-  if (j.contains("compute_units") && !j["compute_units"].is_null()) {
-    const json& cu = j["compute_units"];
-    if (!cu.is_number_integer() || cu.get<long long>() < 1 || cu.get<long long>() > 1000000)
-      throw InputError(path, "compute_units", "must be an integer in [1, 1000000]");
-    m.compute_units = cu.get<int>();
-  }
+  const FieldReader clock(path, f.require("clock"), "clock");
+  m.clock_assumed = clock.text("assumed");
+  m.clock_mhz = clock.bounded("sm_mhz", 1e5);
+  m.compute_units = static_cast<int>(f.optional_integer("compute_units", 1, 1000000));
   if (j.contains("cpu") && !j["cpu"].is_null()) {
     // One statement of a CPU sheet's size, not two that can disagree.
     if (m.compute_units)
@@ -251,26 +208,23 @@ MachineProfile load_machine_profile(const std::string& path) {
     m.cpu = read_cpu_facts(j["cpu"], path);
     m.compute_units = m.cpu->cores ? m.cpu->cores : m.cpu->threads;
   }
-  const json& mem = require(j, "memory", path, "");
-  m.bandwidth = require_positive(mem, "bandwidth", path, "memory.", kMaxBandwidth);
-  if (mem.contains("l2_bytes"))
-    m.l2_bytes = require_positive(mem, "l2_bytes", path, "memory.", 1ull << 50);
+  const FieldReader mem(path, f.require("memory"), "memory");
+  m.bandwidth = mem.bounded("bandwidth", kMaxBandwidth);
+  if (mem.has("l2_bytes")) m.l2_bytes = mem.bounded("l2_bytes", 1ull << 50);
   if (j.contains("levels") && !j["levels"].is_null())
     m.levels = read_level_limits(j["levels"], path);
-  const json& peaks = require(j, "peaks", path, "");
+  const json& peaks = f.require("peaks");
   if (!peaks.is_array() || peaks.empty())
     throw InputError(path, "peaks", "must be a non-empty array");
   for (std::size_t i = 0; i < peaks.size(); ++i) {
-    const std::string at = "peaks[" + std::to_string(i) + "].";
+    const FieldReader peak(path, peaks[i], "peaks[" + std::to_string(i) + "]");
     SpecPeak p;
-    p.dtype = require_string(peaks[i], "dtype", path, at);
-    p.flops = require_positive(peaks[i], "flops", path, at, kMaxPeakFlops);
-    p.unit = require_string(peaks[i], "unit", path, at);
-    p.accumulate = optional_string(peaks[i], "accumulate", path, at);
-    p.source = optional_string(peaks[i], "source", path, at);
-    const json& dense = require(peaks[i], "dense", path, at);
-    if (!dense.is_boolean()) throw InputError(path, at + "dense", "must be true or false");
-    p.dense = dense.get<bool>();
+    p.dtype = peak.text("dtype");
+    p.flops = peak.bounded("flops", kMaxPeakFlops);
+    p.unit = peak.text("unit");
+    p.accumulate = peak.optional_text("accumulate");
+    p.source = peak.optional_text("source");
+    p.dense = peak.boolean("dense");
     m.peaks.push_back(p);
   }
   return m;

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "core/profiles_root.hpp"
+#include "core/field_reader.hpp"
 #include "core/input_error.hpp"
 #include "results/results_file.hpp"
 #include "reports/workloads/phase_counts.hpp"
@@ -32,51 +33,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-class Fields {
- public:
-  Fields(const std::string& file, const json& j, std::string path)
-      : file_(file), j_(j), path_(std::move(path)) {}
-
-  std::string at(const std::string& key) const { return path_ + key; }
-  bool has(const std::string& key) const { return j_.contains(key) && !j_[key].is_null(); }
-  const json& require(const std::string& key) const {
-    if (!has(key)) throw InputError(file_, at(key), "missing required field");
-    return j_[key];
-  }
-  std::string text(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_string() || v.get<std::string>().empty())
-      throw InputError(file_, at(key), "must be a non-empty string");
-    return v.get<std::string>();
-  }
-  std::string optional_text(const std::string& key) const {
-    if (!has(key)) return {};
-    if (!j_[key].is_string()) throw InputError(file_, at(key), "must be a string");
-    return j_[key].get<std::string>();
-  }
-  int count(const std::string& key, long long max = kMaxDimension) const {
-    const json& v = require(key);
-    if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > max)
-      throw InputError(file_, at(key), fmt::format("must be an integer in [1, {}]", max));
-    return static_cast<int>(v.get<long long>());
-  }
-  double positive(const std::string& key, double max) const {
-    const json& v = require(key);
-    if (!v.is_number() || !(v.get<double>() > 0) || !(v.get<double>() <= max))
-      throw InputError(file_, at(key), fmt::format("must be a number in (0, {:g}]", max));
-    return v.get<double>();
-  }
-  bool flag(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_boolean()) throw InputError(file_, at(key), "must be true or false");
-    return v.get<bool>();
-  }
-
- private:
-  const std::string& file_;
-  const json& j_;
-  std::string path_;
-};
+// A count: an integer in [1, max] (a dimension of the model, or an expert count).
+int positive_count(const FieldReader& f, const std::string& key, long long max = kMaxDimension) {
+  return static_cast<int>(f.integer(key, 1, max));
+}
 
 // Bits per stored weight of a weight format's dtype; 0 for one we do not know.
 double weight_bits(const std::string& dtype) {
@@ -86,21 +46,21 @@ double weight_bits(const std::string& dtype) {
 
 WeightFormat read_weight_format(const std::string& file, const json& j, const std::string& at) {
   if (!j.is_object()) throw InputError(file, at, "must be an object");
-  const Fields f(file, j, at + ".");
+  const FieldReader f(file, j, at);
   WeightFormat w;
   w.name = f.text("name");
   w.dtype = f.text("dtype");
   w.bits = weight_bits(w.dtype);
   if (w.bits == 0 || w.dtype == "fp32")
-    throw InputError(file, f.at("dtype"),
+    throw InputError(file, f.where("dtype"),
                      "'" + w.dtype + "' is not a weight dtype (bf16, fp16, fp8, int4)");
   w.note = f.optional_text("note");
   if (f.has("group_size") != f.has("scale_bytes"))
-    throw InputError(file, f.at(f.has("group_size") ? "scale_bytes" : "group_size"),
+    throw InputError(file, f.where(f.has("group_size") ? "scale_bytes" : "group_size"),
                      "group_size and scale_bytes come together (bytes of scale per group)");
   if (f.has("group_size")) {
-    w.group_size = f.count("group_size");
-    w.scale_bytes = f.positive("scale_bytes", 64);
+    w.group_size = positive_count(f, "group_size");
+    w.scale_bytes = f.bounded("scale_bytes", 64);
   }
   return w;
 }
@@ -138,7 +98,7 @@ const WeightFormat& TransformerConfig::weight_format(const std::string& format_n
 TransformerConfig load_transformer_config(const std::string& path) {
   const json j = read_json_file(path, "workload");
   if (!j.is_object()) throw InputError(path, "", "a workload file must be a JSON object");
-  const Fields f(path, j, "");
+  const FieldReader f(path, j, "");
   const std::string version = f.text("schema_version");
   if (version.substr(0, version.find('.')) != std::to_string(kWorkloadSchemaMajor))
     throw InputError(
@@ -149,16 +109,16 @@ TransformerConfig load_transformer_config(const std::string& path) {
   c.id = fs::path(path).stem().string();
   c.name = f.text("name");
   c.source = f.text("source");
-  c.stated_parameters = f.positive("parameters", kMaxParameters);
-  c.layers = f.count("layers");
-  c.hidden = f.count("hidden_size");
-  c.heads = f.count("attention_heads");
-  c.kv_heads = f.count("kv_heads");
-  c.head_dim = f.count("head_dim");
-  c.intermediate = f.count("intermediate_size");
-  c.vocabulary = f.count("vocabulary");
-  c.tied_embeddings = f.flag("tied_embeddings");
-  c.qkv_bias = f.flag("qkv_bias");
+  c.stated_parameters = f.bounded("parameters", kMaxParameters);
+  c.layers = positive_count(f, "layers");
+  c.hidden = positive_count(f, "hidden_size");
+  c.heads = positive_count(f, "attention_heads");
+  c.kv_heads = positive_count(f, "kv_heads");
+  c.head_dim = positive_count(f, "head_dim");
+  c.intermediate = positive_count(f, "intermediate_size");
+  c.vocabulary = positive_count(f, "vocabulary");
+  c.tied_embeddings = f.boolean("tied_embeddings");
+  c.qkv_bias = f.boolean("qkv_bias");
   if (c.heads % c.kv_heads != 0)
     throw InputError(
         path, "kv_heads",
@@ -166,9 +126,9 @@ TransformerConfig load_transformer_config(const std::string& path) {
   if (f.has("experts")) {
     const json& e = j["experts"];
     if (!e.is_object()) throw InputError(path, "experts", "must be an object {count, active}");
-    const Fields ef(path, e, "experts.");
-    c.experts = ef.count("count", 1024);
-    c.active_experts = ef.count("active", 1024);
+    const FieldReader ef(path, e, "experts");
+    c.experts = positive_count(ef, "count", 1024);
+    c.active_experts = positive_count(ef, "active", 1024);
     if (c.active_experts > c.experts)
       throw InputError(path, "experts.active",
                        fmt::format("{} active of {} experts", c.active_experts, c.experts));
@@ -196,7 +156,7 @@ TransformerConfig load_transformer_config(const std::string& path) {
   if (f.has("active_parameters")) {
     if (c.experts == 1)
       throw InputError(path, "active_parameters", "only a mixture of experts has fewer active");
-    c.stated_active_parameters = f.positive("active_parameters", kMaxParameters);
+    c.stated_active_parameters = f.bounded("active_parameters", kMaxParameters);
     check_stated(path, "active_parameters", c.stated_active_parameters, counted.active());
   }
   return c;
