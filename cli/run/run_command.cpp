@@ -7,36 +7,29 @@
 #include <memory>
 #include <optional>
 
+#include "backends/spaces.hpp"
 #include "cli/run/harness_commands.hpp"
 #include "cli/run/kokkos_session.hpp"
 #include "cli/run/run_checks.hpp"
+#include "core/input_error.hpp"
 #include "core/suggest.hpp"
 #include "harness/context/context.hpp"
 #include "harness/mpi/cpu_binding.hpp"
 #include "harness/mpi/job.hpp"
 #include "harness/mpi/launch.hpp"
-#include "core/input_error.hpp"
-#include "backends/spaces.hpp"
 #include "harness/sweep/runner.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
 
-// --probe takes a family (all of its probes) or one probe; `list` prints this table.
-const std::vector<std::pair<std::string, std::vector<std::string>>> kProbeFamilies = {
-    {"bandwidth", {"copy", "scale", "add", "triad", "dot", "read", "fill"}},
-    {"fma", {"fma", "fma_xy"}},
-    {"peak", {"peak"}},
-    {"cache", {"cache_update", "cache_read", "cache_triad"}},
-    {"sram", {"sram_read", "sram_update"}},
-    {"library", {"gemm", "axpby", "lib_dot", "deep_copy", "vendor_gemm"}}};
-
+// --probe takes a family (all of its probes) or one probe of the catalog; `list` prints them.
 std::vector<std::string> probe_names() {
   std::vector<std::string> names;
-  for (const auto& [family, probes] : kProbeFamilies) {
-    names.push_back(family);
-    for (const auto& p : probes)
-      if (p != family) names.push_back(p);
+  for (const ProbeFamily& family : kProbeFamilies) {
+    names.emplace_back(family.name);
+    for (const auto& p : probes_in(family.name))
+      if (p != family.name) names.push_back(p);
   }
   return names;
 }
@@ -213,8 +206,8 @@ void add_list_command(CLI::App& app, int& exit_code) {
       "list", "List the probes, execution spaces, dtypes and sweep profiles 'run' accepts");
   list->callback([&exit_code] {
     std::cout << "Probes (--probe takes a family or a probe):\n";
-    for (const auto& [family, probes] : kProbeFamilies)
-      std::cout << fmt::format("  {:<10} {}\n", family, join(probes));
+    for (const ProbeFamily& family : kProbeFamilies)
+      std::cout << fmt::format("  {:<10} {}\n", family.name, join(probes_in(family.name)));
     std::cout << "\nExecution spaces in this build (--space): " << join(enabled_space_names())
               << "\n  default: "
               << (default_spaces().empty() ? "all of them" : join(default_spaces())) << "\n";

@@ -1,18 +1,21 @@
 #pragma once
 // The bandwidth family (BabelStream's kernels plus read-only and write-only) and the cache family
 // (the same kernels swept over working-set sizes, several passes per call so that small sets
-// outlast the launch overhead). Each kernel's FLOPs and bytes per element sit in kStreamKernels.
+// outlast the launch overhead). Each kernel's FLOPs and bytes per element sit in kStreamKernels;
+// which probes run them, in the probe catalog.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/dtype.hpp"
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 
@@ -33,7 +36,27 @@ inline constexpr StreamKernel kStreamKernels[] = {
     {StreamOp::kFill, "fill", 0, 1, false},
 };
 
-const StreamKernel* find_stream_kernel(const std::string& name);
+// nullptr if no stream kernel has that name.
+constexpr const StreamKernel* find_stream_kernel(std::string_view name) {
+  for (const StreamKernel& k : kStreamKernels)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+// The kernels here are the ones the catalog's probes run (ProbeSpec::kernel), no more, no less:
+// a kernel without a probe would never be planned, a probe without its kernel could not run.
+constexpr bool stream_kernels_match_catalog() {
+  for (const StreamKernel& k : kStreamKernels) {
+    bool run = false;
+    for (const ProbeSpec& p : kProbes) run = run || p.kernel == k.name;
+    if (!run) return false;
+  }
+  for (const ProbeSpec& p : kProbes)
+    if (!p.kernel.empty() && !find_stream_kernel(p.kernel)) return false;
+  return true;
+}
+static_assert(stream_kernels_match_catalog(),
+              "kStreamKernels and the probe catalog (results/probe_catalog.hpp) disagree");
 
 // Initial values: index-dependent (a wrong index shows up in verification), exact in binary.
 template <class T>

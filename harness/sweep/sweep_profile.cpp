@@ -5,8 +5,9 @@
 #include <filesystem>
 #include <set>
 
-#include "core/profiles_root.hpp"
 #include "core/input_error.hpp"
+#include "core/profiles_root.hpp"
+#include "results/probe_catalog.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {
@@ -14,13 +15,12 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kBandwidthProbes = {"copy", "scale", "add", "triad",
-                                                   "dot",  "read",  "fill"};
-const std::vector<std::string> kFmaProbes = {"fma", "fma_xy"};
-const std::vector<std::string> kCacheProbes = {"update", "read", "triad"};
-const std::vector<std::string> kSramProbes = {"read", "update"};
-const std::vector<std::string> kLibraryProbes = {"gemm", "axpby", "lib_dot", "deep_copy",
-                                                 "vendor_gemm"};
+// The names each family's section accepts: the catalog's (results/probe_catalog.hpp).
+const std::vector<std::string> kBandwidthProbes = profile_names_in("bandwidth");
+const std::vector<std::string> kFmaProbes = profile_names_in("fma");
+const std::vector<std::string> kCacheProbes = profile_names_in("cache");
+const std::vector<std::string> kSramProbes = profile_names_in("sram");
+const std::vector<std::string> kLibraryProbes = profile_names_in("library");
 const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
 
 // Upper bounds: generous for any machine, small enough that sizes, counts and times stay far
@@ -166,7 +166,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   p.spaces = top.names("spaces", kProfileSpaces, "space");
   p.dtypes = top.names("dtypes", kDtypes, "dtype");
   if (p.dtypes.empty()) p.dtypes = {"fp64", "fp32"};
-  p.dram_llc_multiple = top.number("dram_llc_multiple", 4, 1, 1024);
+  p.dram_llc_multiple = top.number("dram_llc_multiple", kDramLlcMultiple, 1, 1024);
   p.dram_min_bytes = top.integer("dram_min_bytes", 64ull << 20, 1, kMaxBytes);
   p.working_set_bytes = top.integer("working_set_bytes", 0, 1, kMaxBytes);
   p.device_work_scale = top.number("device_work_scale", 50, 0, 1e4, true);

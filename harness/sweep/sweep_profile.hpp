@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "results/probe_catalog.hpp"
+
 namespace ridgeline {
 
 // The execution spaces a profile may name (Kokkos' names of the spaces ridgeline has backends
@@ -27,8 +29,8 @@ struct SweepProfile {
   double warmup_s = 0.05;
   std::vector<std::string> spaces;  // empty: every space in the build
   std::vector<std::string> dtypes;
-  double dram_llc_multiple = 4;         // DRAM working sets are at least this × the LLC
-  std::uint64_t dram_min_bytes = 0;     // and at least this
+  double dram_llc_multiple = kDramLlcMultiple;  // DRAM working sets are at least this × the LLC
+  std::uint64_t dram_min_bytes = 0;             // and at least this
   std::uint64_t working_set_bytes = 0;  // if set: exactly this, LLC ignored (tests, tiny runs)
   // GPUs finish a call ~100x sooner than a CPU host: per-call FLOP and byte budgets are scaled by
   // this on device spaces so launch overhead stays negligible.

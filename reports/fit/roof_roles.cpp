@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "results/probe_catalog.hpp"
+
 namespace ridgeline {
 namespace {
 
@@ -39,6 +41,14 @@ constexpr Traffic kTraffic[] = {
     {"sram_read", 1, 0, 0, "on-chip scratch: the fill's writes and the sweeps' reads"},
     {"sram_update", 1, 1, 0, "on-chip scratch: read and written back in place"},
 };
+
+// A renamed probe must not lose its traffic mix unnoticed: every probe here is in the catalog.
+constexpr bool traffic_probes_are_catalogued() {
+  for (const Traffic& t : kTraffic)
+    if (!find_probe(t.probe)) return false;
+  return true;
+}
+static_assert(traffic_probes_are_catalogued(), "kTraffic names a probe the catalog lacks");
 
 // The ladder before results schema 1.1 (no params.form) stored into a second array.
 bool in_place_ladder(const Point& p) { return p.probe == "fma" && p.param("form") == "in_place"; }
@@ -151,7 +161,7 @@ std::string bytes_convention(const Point& p, bool device_space) {
 double dram_working_set_bytes(const Results& r, const std::string& space) {
   const SpaceInfo* s = r.find_space(space);
   // A GPU's last-level cache: the L2, or a MALL behind it (MI300's 256 MiB Infinity Cache).
-  if (s && s->device) return 4 * std::max(s->device->l2_bytes, s->device->llc_bytes);
+  if (s && s->device) return kDramLlcMultiple * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
   // many copies there are, then the space's threads tell how many it can fill. A list that lacks
   // a level knows no last-level cache.
@@ -164,7 +174,7 @@ double dram_working_set_bytes(const Results& r, const std::string& space) {
   const double copies = llc->instances > 0
                             ? llc->instances
                             : std::max(1.0, std::floor(double(threads) / llc->shared_by_threads));
-  return 4 * llc->size_bytes * copies;
+  return kDramLlcMultiple * llc->size_bytes * copies;
 }
 
 bool dram_sized(const Point& p, double dram_working_set) {

@@ -6,13 +6,14 @@
 #include <map>
 #include <set>
 
+#include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/machines/host_match.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/spec_scope.hpp"
-#include "core/units.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -216,15 +217,10 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
   for (const auto& f : files) {
     std::set<std::string> families;
     for (const auto& p : f.results.points) families.insert(p.family);
-    static const std::pair<const char*, const char*> kFamilies[] = {
-        {"bandwidth", "the streaming kernels (copy, triad, dot, …)"},
-        {"fma", "the FMA ladder, which defines B"},
-        {"peak", "the peak probe, which defines P"},
-        {"cache", "the cache sweep (memory levels)"},
-        {"library", "the library references (gemm, axpby, …)"}};
     std::string absent;
-    for (const auto& [family, what] : kFamilies)
-      if (!families.count(family)) absent += (absent.empty() ? "" : "; ") + std::string(what);
+    for (const ProbeFamily& family : kProbeFamilies)
+      if (!family.absent_note.empty() && !families.count(std::string(family.name)))
+        absent += (absent.empty() ? "" : "; ") + std::string(family.absent_note);
     if (!absent.empty())
       notes += fmt::format("- {}not in this file: {} (a run without --probe measures them)\n",
                            several ? md_text(f.label) + ": " : "", absent);
@@ -326,7 +322,7 @@ std::string sram_rows(const std::vector<FileAnalysis>& files) {
   std::string rows;
   for (const auto& f : files)
     for (const auto& g : f.groups)
-      for (const char* probe : {"sram_read", "sram_update"}) {
+      for (const std::string& probe : probes_in("sram")) {
         const Point* best = nullptr;
         double low = 0, high = 0;
         int points = 0;
@@ -347,6 +343,14 @@ std::string sram_rows(const std::vector<FileAnalysis>& files) {
             md_text(bytes_convention(*best, device)));
       }
   return rows;
+}
+
+// "No cache sweep (`cache_update`, …) was measured.", naming the cache family's probes.
+std::string no_cache_sweep() {
+  std::string probes;
+  for (const auto& probe : probes_in("cache"))
+    probes += (probes.empty() ? "`" : ", `") + probe + "`";
+  return "No cache sweep (" + probes + ") was measured.";
 }
 
 void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
@@ -370,11 +374,11 @@ void memory_levels(std::string& md, const std::vector<FileAnalysis>& files) {
   const std::string sram = sram_rows(files);
   md += "## Memory levels\n\n";
   if (rows.empty() && sram.empty()) {
-    md += "No cache sweep (`cache_update`, `cache_read`, `cache_triad`) was measured.\n\n";
+    md += no_cache_sweep() + "\n\n";
     return;
   }
   md += rows.empty()
-            ? "No cache sweep (`cache_update`, `cache_read`, `cache_triad`) was measured."
+            ? no_cache_sweep()
             : "Plateaus found in the cache sweep, named by the cache sizes in the context. "
               "The in-place `cache_update` counts the bytes it moves: its plateaus are B "
               "per memory level; the others are ceilings.";
@@ -459,14 +463,17 @@ void methods(std::string& md, const std::vector<FileAnalysis>& files) {
                       md_code(f.results.profile_name.empty() ? "?" : f.results.profile_name),
                       f.results.repetitions > 0 ? std::to_string(f.results.repetitions) : "?",
                       f.results.complete ? "" : "; **the run did not complete** (partial file)");
+  const std::string multiple = fmt::format("{:g}", kDramLlcMultiple);
   md +=
       "- Timing: Google Benchmark with manual time; the execution space is fenced before and after "
       "each timed kernel call; one sample per repetition; rates use the median sample.\n"
       "- Roofs: memory roofs are envelopes per traffic mix (reads : writes as the kernel counts "
       "them: copy, scale, the FMA ladders 1:1; add, triad 2:1; read, dot read-only; fill "
       "write-only) of our own verified streaming kernels and ladder rungs whose working set is "
-      "DRAM-sized (at least 4x the last-level cache of the whole machine, every copy; 4x the L2 "
-      "on a GPU). B, the roof of kernels that read and write, is the envelope of the 1:1 and 2:1 "
+      "DRAM-sized (at least " +
+      multiple + "x the last-level cache of the whole machine, every copy; " + multiple +
+      "x the L2 on a GPU). B, the roof of kernels that read and write, is the envelope of the 1:1 "
+      "and 2:1 "
       "mixes; B_read and B_write those of one direction. On a write-allocate CPU a kernel that "
       "stores into lines it never read moves more than it counts: its counted rate is a lower "
       "bound of what the memory did, which an envelope may take (the report says so where such "
