@@ -15,46 +15,14 @@
 
 #include "core/file_lock.hpp"
 #include "core/input_error.hpp"
-#include "core/terminal.hpp"
 #include "harness/context/context.hpp"
 #include "harness/sweep/benchmark_compat.hpp"
 #include "harness/sweep/gbench_collector.hpp"
 #include "harness/sweep/sweep.hpp"
-#include "reports/fit/analysis.hpp"
-#include "reports/render/console_summary.hpp"
-#include "results/device_split.hpp"
 #include "results/results_writer.hpp"
 
 namespace ridgeline {
 namespace {
-
-// The end of a run: counts and time on stderr, then P, B, B_read and I* per space × dtype on
-// stdout, from the file just written (the same fit `report` makes).
-void print_summary(const RunOptions& o, double seconds) {
-  Results results = load_results(o.out);
-  int verified = 0, failed = 0, skipped = 0;
-  for (const Point& p : results.points)
-    (p.measured() ? (p.verified ? verified : failed) : skipped) += 1;
-  const bool c = color_enabled(STDERR_FILENO);
-  std::cerr << fmt::format("ridgeline: {} points in {:.0f} s: {} verified, {}{} skipped -> {}\n",
-                           results.points.size(), seconds, verified,
-                           failed ? paint_bad(fmt::format("{} FAILED", failed), c) + ", " : "",
-                           skipped, o.out);
-  // An MPI job's file holds every rank's points: one summary per device, each headed by it.
-  std::vector<Results> devices = split_by_device(std::move(results));
-  for (Results& d : devices) {
-    if (!d.device_label.empty()) std::cout << d.device_label << ":\n";
-    std::cout << console_summary(analyze(std::move(d))) << std::flush;
-  }
-}
-
-void print_summary_or_why_not(const RunOptions& o, double seconds) {
-  try {
-    print_summary(o, seconds);
-  } catch (const std::exception& e) {  // the run's own outcome stands; only the summary is lost
-    std::cerr << "ridgeline: note: no summary: " << e.what() << "\n";
-  }
-}
 
 // Every rank must register the same points in the same order (each point is one collective);
 // ranks whose devices differ (memory sizes, dtypes) would plan differently. Throws on every rank.
@@ -93,7 +61,7 @@ std::set<std::string> split_lines(const std::string& text) {
 
 }  // namespace
 
-int run_sweep(const RunOptions& options, Job& job) {
+SweepOutcome run_sweep(const RunOptions& options, Job& job) {
   // Rank 0 speaks for the job: the other ranks show neither progress nor tables.
   RunOptions o = options;
   if (job.rank() != 0) {
@@ -181,33 +149,21 @@ int run_sweep(const RunOptions& options, Job& job) {
   benchmark::ClearRegisteredBenchmarks();
   benchmark::Shutdown();
   sweep.end_progress();
-  if (o.list_only) return kExitOk;
-  // Complete only when every planned point is in the file (a --benchmark_filter ran fewer).
-  const std::size_t unfinished = sweep.unfinished();
-  writer.finish(unfinished == 0);
-  if (unfinished)
-    std::cerr << fmt::format(
-        "ridgeline: warning: {}: {} point(s) were not run (--benchmark_filter?); the file is "
-        "marked incomplete, --resume runs them\n",
-        o.out, unfinished);
-
-  if (!o.quiet) print_summary_or_why_not(o, sweep.elapsed_s());
-
-  const int failed = writer.failed_points();
-  const std::size_t setup_failed = sweep.setup_failures();
-  if (failed || setup_failed) {
-    std::cerr << fmt::format("ridgeline: error: {}: {}\n", o.out,
-                             failed && setup_failed
-                                 ? fmt::format("{} point(s) failed verification, {} could not be "
-                                               "set up",
-                                               failed, setup_failed)
-                             : failed ? fmt::format("{} point(s) failed verification", failed)
-                                      : fmt::format("{} point(s) could not be set up (see "
-                                                    "skipped_reason)",
-                                                    setup_failed));
-    return kExitFailed;
+  SweepOutcome outcome;
+  outcome.results_path = o.out;
+  if (o.list_only) {
+    outcome.listed_only = true;
+    return outcome;
   }
-  return kExitOk;
+  // Complete only when every planned point is in the file (a --benchmark_filter ran fewer).
+  outcome.unfinished_points = sweep.unfinished();
+  writer.finish(outcome.unfinished_points == 0);
+  outcome.show_summary = !o.quiet;
+  outcome.seconds = sweep.elapsed_s();
+  outcome.failed_points = writer.failed_points();
+  outcome.setup_failed_points = sweep.setup_failures();
+  outcome.exit_code = outcome.failed_points || outcome.setup_failed_points ? kExitFailed : kExitOk;
+  return outcome;
 }
 
 }  // namespace ridgeline
