@@ -234,14 +234,14 @@ int Sweep::record(nlohmann::json entry, double wall_s, PointRecord& rec) {
     writer_.put(std::move(entry));
     return 0;
   }
-  const std::vector<std::string> all = job_.gather((rec.ended ? "E" : "-") + entry.dump());
+  std::vector<RankEntry> all = job_.gather_entries({entry, rec.ended});
   int failed = 0;
   bool ended = rec.ended;
   if (job_.rank() == 0) {
     std::vector<nlohmann::json> entries;
-    for (const std::string& text : all) {
-      ended = ended || text[0] == 'E';
-      entries.push_back(nlohmann::json::parse(text.substr(1)));
+    for (RankEntry& r : all) {
+      ended = ended || r.ended;
+      entries.push_back(std::move(r.entry));
       const auto& e = entries.back();
       if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
     }
@@ -249,7 +249,7 @@ int Sweep::record(nlohmann::json entry, double wall_s, PointRecord& rec) {
   } else {
     writer_.put(std::move(entry));  // kept here for this rank's exit status only
   }
-  if (job_.broadcast(ended ? "E" : "-") == "E" && !rec.ended) {
+  if (job_.broadcast_flag(ended) && !rec.ended) {
     rec.ended = true;
     total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
   }
