@@ -54,8 +54,8 @@ class Sweep {
   // Google Benchmark calls this once per repetition (and while it sizes the iteration count).
   void measure(std::size_t idx, benchmark::State& state);
 
-  // Called by the reporter with every repetition of the point measured last: verify, record,
-  // release memory. Points are keyed by plan index, never by name.
+  // Called by GbenchCollector (Google Benchmark's reporter) with every repetition of the point
+  // measured last: verify, record, release memory. Points are keyed by plan index, never by name.
   void finish_point(const std::string& name, const std::vector<double>& samples,
                     const std::string& error);
 
