@@ -11,6 +11,7 @@
 #include "cli/run/harness_commands.hpp"
 #include "cli/run/kokkos_session.hpp"
 #include "cli/run/run_checks.hpp"
+#include "cli/run/run_summary.hpp"
 #include "core/input_error.hpp"
 #include "core/suggest.hpp"
 #include "harness/context/context.hpp"
@@ -191,7 +192,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
             "--kokkos-device-id=" +
                 std::to_string(o->device_id >= 0 ? o->device_id : job.local_rank() % gpus));
       KokkosSession session(kokkos_args, o->threads);
-      exit_code = run_sweep(o->run, job);
+      const SweepOutcome outcome = run_sweep(o->run, job);
+      print_run_outcome(outcome);
+      exit_code = outcome.exit_code;
     } catch (const std::exception& e) {
       if (job.size() == 1) throw;
       std::cerr << "ridgeline: error: rank " << job.rank() << " of " << job.size() << ": "

@@ -2,6 +2,8 @@
 // The ranks of one `ridgeline run`: one per device (or per host CPU share) under mpirun or srun,
 // or a single rank. The sweep uses only this interface, so it reads the same with or without MPI
 // (job_mpi.cpp with RIDGELINE_ENABLE_MPI, job_single.cpp without).
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -15,6 +17,14 @@ enum class MpiMode { concurrent, isolated };
 inline const char* mpi_mode_name(MpiMode mode) {
   return mode == MpiMode::isolated ? "isolated" : "concurrent";
 }
+
+// One rank's entry of a point after a visit, and whether the point ended on that rank (every
+// round visited, or failed): rank 0 writes the entries, and a point that ended on one rank ends
+// on all.
+struct RankEntry {
+  nlohmann::json entry;
+  bool ended = false;
+};
 
 class Job {
  public:
@@ -43,6 +53,11 @@ class Job {
   std::vector<std::string> gather(const std::string& text);
   // Every rank gets rank 0's text.
   std::string broadcast(const std::string& text);
+  // gather, for the sweep's point entries: rank 0 receives every rank's, in rank order; other
+  // ranks get an empty vector. How they travel is the job's business.
+  std::vector<RankEntry> gather_entries(const RankEntry& mine);
+  // broadcast, for a yes or no: every rank gets rank 0's.
+  bool broadcast_flag(bool flag);
   // isolated mode: wait until the previous rank has passed the turn, then pass it on.
   void wait_turn();
   void pass_turn();

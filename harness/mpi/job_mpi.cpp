@@ -117,6 +117,16 @@ std::string Job::broadcast(const std::string& text) {
   return out;
 }
 
+std::vector<RankEntry> Job::gather_entries(const RankEntry& mine) {
+  // One gather of text: the flag as the first character ('E': ended), then the entry's JSON.
+  std::vector<RankEntry> out;
+  for (const std::string& text : gather((mine.ended ? "E" : "-") + mine.entry.dump()))
+    out.push_back({nlohmann::json::parse(text.substr(1)), text[0] == 'E'});
+  return out;
+}
+
+bool Job::broadcast_flag(bool flag) { return broadcast(flag ? "E" : "-") == "E"; }
+
 void Job::wait_turn() {
   if (rank_ == 0) return;
   int token = 0;

@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 
-#include "harness/mpi/job.hpp"
 #include "core/input_error.hpp"
+#include "harness/mpi/job.hpp"
 
 namespace ridgeline {
 
@@ -25,6 +25,8 @@ std::string Job::library_version() { return ""; }
 void Job::barrier() {}
 std::vector<std::string> Job::gather(const std::string& text) { return {text}; }
 std::string Job::broadcast(const std::string& text) { return text; }
+std::vector<RankEntry> Job::gather_entries(const RankEntry& mine) { return {mine}; }
+bool Job::broadcast_flag(bool flag) { return flag; }
 void Job::wait_turn() {}
 void Job::pass_turn() {}
 void Job::abort(int exit_code) { std::exit(exit_code); }

@@ -1,42 +1,32 @@
 #pragma once
-// `ridgeline run`: registers the planned points with Google Benchmark, times them, verifies each
-// point's output and appends it to the results file as soon as it is measured.
-#include <cstdint>
-#include <map>
-#include <optional>
+// `ridgeline run`: plans the sweep, sets up Google Benchmark and the results file, runs the sweep
+// round by round and gathers an MPI job's points on rank 0. It returns what happened; the
+// command (cli/run/run_summary.hpp) tells the user.
+#include <cstddef>
 #include <string>
-#include <vector>
 
+#include "core/input_error.hpp"
 #include "harness/mpi/job.hpp"
-#include "harness/sweep/plan.hpp"
+#include "harness/sweep/run_options.hpp"
 
 namespace ridgeline {
 
-struct RunOptions {
-  std::string profile = "quick";
-  std::string out = "results.json";
-  bool resume = false;
-  bool quiet = false;    // no progress, no summary: errors only
-  bool verbose = false;  // Google Benchmark's own table (every repetition) on stdout
-  bool force = false;    // replace an existing results file
-  bool display_aggregates_only = false;  // --benchmark_display_aggregates_only, for --verbose
-  int rounds = 0;                        // 0: the profile's
-  std::optional<std::uint64_t> seed;     // of the rounds' point orders; unset: a random one
-  PlanFilter filter;
-  std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed through (checked)
-  bool list_only = false;                   // --benchmark_list_tests: print names, write nothing
-  // Test hooks, never for real measurements: corrupt a probe's output before it is verified, or
-  // run a probe's kernel several times per timed iteration (a planted slowdown).
-  std::vector<std::string> plant_error;
-  std::map<std::string, int> slowdown;
-  std::vector<std::string> fail_setup;     // make this probe's setup() fail (an allocation failure)
-  int slow_rank = -1;                      // `slowdown` on this rank only (-1: every rank)
-  MpiMode mpi_mode = MpiMode::concurrent;  // how the ranks of an MPI job take turns
+// How a sweep ended, on this rank: what the end-of-run summary and the exit status need.
+struct SweepOutcome {
+  int exit_code = kExitOk;    // kExitFailed when a point failed verification or could not be set up
+  double seconds = 0;         // from the first point to the last
+  std::string results_path;   // the file the job wrote (--out); rank 0 writes it
+  bool listed_only = false;   // --benchmark_list_tests: points named, nothing measured or written
+  bool show_summary = false;  // rank 0 without --quiet
+  std::size_t unfinished_points = 0;    // planned but not run (--benchmark_filter): incomplete
+  int failed_points = 0;                // failed verification: every rank's on rank 0
+  std::size_t setup_failed_points = 0;  // could not be set up (skipped_reason)
 };
 
 // Needs Kokkos initialised. Every rank of `job` runs the same plan; rank 0 gathers every rank's
-// points into `out`. Returns kExitOk, kExitFailed (a point failed verification or could not be
-// set up); throws InputError on bad input, and when another run holds `out`.
-int run_sweep(const RunOptions& options, Job& job);
+// points into `out`. Prints progress as it goes (and Google Benchmark's table with --verbose);
+// the end-of-run summary is the caller's. The outcome's exit_code is kExitOk or kExitFailed.
+// Throws InputError on bad input, and when another run holds `out`.
+SweepOutcome run_sweep(const RunOptions& options, Job& job);
 
 }  // namespace ridgeline

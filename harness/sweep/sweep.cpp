@@ -1,0 +1,340 @@
+#include "harness/sweep/sweep.hpp"
+
+#include <fmt/format.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/terminal.hpp"
+#include "harness/mpi/placement.hpp"
+
+namespace ridgeline {
+namespace {
+
+using Clock = Sweep::Clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Fisher–Yates with the engine's raw output (std::shuffle's result differs between standard
+// libraries): a recorded seed gives the same order everywhere.
+void shuffle_in_place(std::vector<std::size_t>& v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+}
+
+}  // namespace
+
+Sweep::Sweep(const RunOptions& o, const SweepProfile& profile, std::vector<PointPlan> plan,
+             ResultsWriter& writer, std::uint64_t seed, Job& job, nlohmann::json context)
+    : options_(o),
+      profile_(profile),
+      plan_(std::move(plan)),
+      records_(plan_.size()),
+      writer_(writer),
+      job_(job),
+      context_(std::move(context)),
+      placement_(rank_placement(job, context_)),
+      rng_(seed),
+      progress_(!o.verbose) {}
+
+void Sweep::measure(std::size_t idx, benchmark::State& state) {
+  PointPlan& point = plan_[idx];
+  running_ = idx;
+  // A failed setup released the probe; Google Benchmark still runs the other repetitions.
+  if (!point.probe) {
+    state.SkipWithError(point.skipped_reason.c_str());
+    return;
+  }
+  if (active_ != idx) {
+    // The first call for a point, on every rank: isolated ranks take turns, concurrent ones
+    // start the point's repetitions together.
+    if (options_.mpi_mode == MpiMode::isolated) job_.wait_turn();
+    std::string failure;
+    try {
+      hold_timeouts_at_setup_ = backend_for(point.info.space).hold_timeouts();
+      point.probe->setup();
+      if (planted_setup_failure(point.info.probe))
+        throw std::runtime_error("planted by --test-fail-setup");
+      telemetry_.clear();
+      cpu_wait_.clear();
+      warm_up(*point.probe);
+    } catch (const std::exception& e) {
+      failure = fmt::format("setup failed: {}", e.what());
+    }
+    if (options_.mpi_mode == MpiMode::concurrent) job_.barrier();
+    point_start_ = Clock::now();
+    if (!failure.empty()) {
+      point.skipped_reason = failure;
+      state.SkipWithError(point.skipped_reason.c_str());
+      point.probe.reset();
+      return;
+    }
+    active_ = idx;
+  }
+  Probe& probe = *point.probe;
+  const int calls = calls_per_iteration(point.info.probe);
+  // Timer, cache flush and telemetry come from the space's backend (backends/measurement.hpp).
+  MeasurementBackend& backend = backend_for(point.info.space);
+  const bool cold = wants_cold_cache(point.info.family);
+  std::vector<TelemetryReading> readings;
+  Clock::time_point last_reading{};
+  Kokkos::Profiling::pushRegion("ridgeline::" + point.info.name);
+  // Read outside the timed calls (tens of µs per read): the repetition's wait for a CPU.
+  const std::optional<ThreadTimes> times_before = read_thread_times(&cpu_wait_unavailable_);
+  const Clock::time_point wall_before = Clock::now();
+  for (auto _ : state) {
+    probe.fence();                    // nothing earlier may leak into the timed region
+    if (cold) backend.flush_cache();  // ordered before the timer's start, not timed
+    backend.timer().start();
+    for (int c = 0; c < calls; ++c) probe.run();
+    // The device may still be working while `stop` waits: telemetry read then (at most every
+    // 10 ms; an NVML query takes tens of µs) sees the clocks and limits under load.
+    state.SetIterationTime(backend.timer().stop([&] {
+      if (Clock::now() - last_reading > std::chrono::milliseconds(10)) {
+        if (auto r = backend.read_telemetry()) readings.push_back(*r);
+        last_reading = Clock::now();
+      }
+      probe.fence();
+    }));
+  }
+  Kokkos::Profiling::popRegion();
+  // One entry per call of measure(); the last ones belong to the reported repetitions.
+  telemetry_.push_back(std::move(readings));
+  if (times_before)
+    if (const auto times_after = read_thread_times(&cpu_wait_unavailable_))
+      cpu_wait_.push_back(
+          cpu_wait_between(*times_before, *times_after, seconds_since(wall_before)));
+  state.counters["FLOP/s"] =
+      benchmark::Counter(point.info.flops, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["B/s"] =
+      benchmark::Counter(point.info.bytes, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void Sweep::finish_point(const std::string& name, const std::vector<double>& samples,
+                         const std::string& error) {
+  if (running_ == SIZE_MAX || plan_[running_].info.name != name)
+    throw std::logic_error("results for '" + name + "' arrived, but '" +
+                           (running_ == SIZE_MAX ? "no point" : plan_[running_].info.name) +
+                           "' was measured");
+  PointPlan& point = plan_[running_];
+  PointRecord& rec = records_[running_];
+  running_ = SIZE_MAX;
+  if (!error.empty()) ++setup_failures_;  // our SkipWithError: the probe could not be set up
+  Verification v;
+  nlohmann::json observed;
+  if (error.empty() && point.probe) {
+    if (planted(point.info.probe)) point.probe->corrupt_output_for_test();
+    point.probe->fence();
+    v = point.probe->verify();
+    observed = point.probe->observed();
+    if (const nlohmann::json chosen = point.probe->setup_params(); chosen.is_object())
+      point.info.params.update(chosen);
+  }
+  record_visit(rec, point.info, samples, v, error, observed);
+  auto entry = point_json(point.info, rec.error.empty() ? rec.samples : std::vector<double>{},
+                          rec.verification, rec.error, measurement_json(point.info, rec));
+  entry["observed"] = rec.observed;
+  entry["sample_rounds"] = rec.error.empty() ? rec.sample_rounds : std::vector<int>{};
+  // A planted slowdown is part of what the file measured: it says so.
+  if (const int calls = calls_per_iteration(point.info.probe); calls != 1)
+    entry["params"]["test_slowdown"] = calls;
+  telemetry_.clear();
+  cpu_wait_.clear();
+  if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
+  const std::string rates = rate_text(entry, samples);
+  // Replaces the point's entry of the round before; in a job, every rank's.
+  const int ranks_failed = record(std::move(entry), seconds_since(point_start_), rec);
+  // Memory is held by one point at a time; an ended point is not visited again.
+  if (rec.ended)
+    point.probe.reset();
+  else if (point.probe)
+    point.probe->release();
+  active_ = SIZE_MAX;
+  ++done_;
+  if (!options_.quiet) {
+    const double elapsed = seconds_since(start_);
+    const double left = elapsed / double(done_) * double(total_ - done_);
+    const bool c = progress_.color();
+    std::string status = !error.empty() ? paint_warn("SKIPPED", c) + ": " + error
+                         : v.ok         ? rates + ", verified"
+                                        : paint_bad("VERIFICATION FAILED", c) + ": " + v.error;
+    if (job_.size() > 1)
+      status += ranks_failed ? ", " + paint_bad(fmt::format("{} of {} ranks failed or skipped",
+                                                            ranks_failed, job_.size()),
+                                                c)
+                             : fmt::format(" (rank 0 of {}; every rank verified)", job_.size());
+    const std::string round =
+        profile_.rounds > 1 ? fmt::format("round {}/{}: ", round_ + 1, profile_.rounds) : "";
+    progress_.line(done_, total_, round + name + ": " + status, elapsed, left,
+                   !error.empty() || !v.ok || ranks_failed);
+  }
+}
+
+void Sweep::remember_iterations(benchmark::IterationCount n) {
+  if (running_ != SIZE_MAX && records_[running_].iterations == 0) records_[running_].iterations = n;
+}
+
+double Sweep::elapsed_s() const { return seconds_since(start_); }
+
+void Sweep::prepare(const std::set<std::string>& already_done) {
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    PointPlan& p = plan_[i];
+    if (already_done.count(p.info.name)) {
+      records_[i].ended = true;
+      continue;
+    }
+    if (!p.probe) {
+      records_[i].ended = true;
+      record(point_json(p.info, {}, {}, p.skipped_reason), 0, records_[i]);
+      continue;
+    }
+    ++points_;
+  }
+  total_ = points_ * std::size_t(profile_.rounds);
+  start_ = Clock::now();
+}
+
+std::size_t Sweep::register_round(int round) {
+  round_ = round;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < plan_.size(); ++i)
+    if (!records_[i].ended) order.push_back(i);
+  if (profile_.rounds > 1) shuffle_in_place(order, rng_);
+  for (std::size_t i : order) {
+    PointPlan& p = plan_[i];
+    auto* b = benchmark::RegisterBenchmark(p.info.name.c_str(),
+                                           [this, i](benchmark::State& st) { measure(i, st); });
+    if (records_[i].iterations > 0) b->Iterations(records_[i].iterations);
+    b->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->ComputeStatistics(
+            "min",
+            [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+        ->ComputeStatistics("max", [](const std::vector<double>& v) {
+          return *std::max_element(v.begin(), v.end());
+        });
+  }
+  return order.size();
+}
+
+std::size_t Sweep::unfinished() const {
+  return std::size_t(std::count_if(records_.begin(), records_.end(),
+                                   [](const PointRecord& r) { return !r.ended; }));
+}
+
+int Sweep::record(nlohmann::json entry, double wall_s, PointRecord& rec) {
+  if (job_.uses_mpi()) {
+    entry["rank"] = job_.rank();
+    entry["placement"] = point_placement(placement_, context_, entry["space"].get<std::string>());
+    entry["mpi_wall_s"] = wall_s;  // from the point's barrier (or turn) to its last repetition
+  }
+  if (job_.size() == 1) {
+    writer_.put(std::move(entry));
+    return 0;
+  }
+  std::vector<RankEntry> all = job_.gather_entries({entry, rec.ended});
+  int failed = 0;
+  bool ended = rec.ended;
+  if (job_.rank() == 0) {
+    std::vector<nlohmann::json> entries;
+    for (RankEntry& r : all) {
+      ended = ended || r.ended;
+      entries.push_back(std::move(r.entry));
+      const auto& e = entries.back();
+      if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
+    }
+    writer_.put_all(std::move(entries));
+  } else {
+    writer_.put(std::move(entry));  // kept here for this rank's exit status only
+  }
+  if (job_.broadcast_flag(ended) && !rec.ended) {
+    rec.ended = true;
+    total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
+  }
+  return failed;
+}
+
+MeasurementBackend& Sweep::backend_for(const std::string& space) {
+  auto& b = backends_[space];
+  if (!b) b = open_measurement_backend(space);
+  return *b;
+}
+
+void Sweep::record_visit(PointRecord& rec, const PointInfo& info,
+                         const std::vector<double>& samples, const Verification& v,
+                         const std::string& error, const nlohmann::json& observed) {
+  ++rec.visits;
+  if (!error.empty()) rec.error = error;
+  if (rec.verification.ok && !v.ok) rec.verification = v;
+  if (!observed.is_null()) rec.observed = observed;
+  if (error.empty()) {
+    rec.samples.insert(rec.samples.end(), samples.begin(), samples.end());
+    rec.sample_rounds.insert(rec.sample_rounds.end(), samples.size(), round_);
+    // The last entries of telemetry_ belong to the reported repetitions.
+    const std::size_t n = std::min(samples.size(), telemetry_.size());
+    rec.telemetry.insert(rec.telemetry.end(), telemetry_.end() - static_cast<std::ptrdiff_t>(n),
+                         telemetry_.end());
+    // Reads that failed leave fewer entries: then the point has none (all or nothing).
+    if (cpu_wait_.size() >= samples.size() &&
+        rec.cpu_wait.size() + samples.size() == rec.samples.size())
+      rec.cpu_wait.insert(rec.cpu_wait.end(),
+                          cpu_wait_.end() - static_cast<std::ptrdiff_t>(samples.size()),
+                          cpu_wait_.end());
+    else
+      rec.cpu_wait.clear();
+    const auto it = backends_.find(info.space);
+    if (it != backends_.end())
+      rec.hold_timeouts += it->second->hold_timeouts() - hold_timeouts_at_setup_;
+  }
+  rec.ended = !rec.error.empty() || !rec.verification.ok || rec.visits >= profile_.rounds;
+  if (rec.ended) total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
+}
+
+nlohmann::json Sweep::measurement_json(const PointInfo& info, const PointRecord& rec) {
+  const auto it = backends_.find(info.space);
+  if (it == backends_.end()) return nullptr;
+  const MeasurementBackend& b = *it->second;
+  const bool cold = wants_cold_cache(info.family);
+  nlohmann::json m = {
+      {"timer", b.timer_name()},
+      {"stream_hold", b.holds_stream()},
+      {"hold_timeouts", rec.hold_timeouts},
+      {"l2_flush_bytes", cold ? b.flush_bytes() : 0},
+      {"l2_flush", cold ? b.flush_method() : "none"},
+      {"telemetry", summarize_telemetry(rec.telemetry, b.reference_sm_clock_mhz())}};
+  if (m["telemetry"].is_null() && !b.telemetry_unavailable().empty())
+    m["telemetry_unavailable"] = b.telemetry_unavailable();
+  m["cpu_wait"] = rec.cpu_wait.size() == rec.samples.size() ? summarize_cpu_wait(rec.cpu_wait)
+                                                            : nlohmann::json(nullptr);
+  if (m["cpu_wait"].is_null() && !cpu_wait_unavailable_.empty())
+    m["cpu_wait_unavailable"] = cpu_wait_unavailable_;
+  return m;
+}
+
+void Sweep::warm_up(Probe& probe) const {
+  const auto t0 = Clock::now();
+  do {
+    probe.run();
+    probe.fence();
+  } while (seconds_since(t0) < profile_.warmup_s);
+}
+
+int Sweep::calls_per_iteration(const std::string& probe) const {
+  if (options_.slow_rank >= 0 && options_.slow_rank != job_.rank()) return 1;
+  const auto it = options_.slowdown.find(probe);
+  return it == options_.slowdown.end() ? 1 : it->second;
+}
+
+bool Sweep::planted(const std::string& probe) const {
+  return std::find(options_.plant_error.begin(), options_.plant_error.end(), probe) !=
+         options_.plant_error.end();
+}
+
+bool Sweep::planted_setup_failure(const std::string& probe) const {
+  return std::find(options_.fail_setup.begin(), options_.fail_setup.end(), probe) !=
+         options_.fail_setup.end();
+}
+
+}  // namespace ridgeline
