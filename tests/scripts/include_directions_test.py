@@ -42,9 +42,8 @@ def includes(root):
                             yield rel, n, m.group(1)
 
 
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    root = args[0] if args else os.path.join(os.path.dirname(__file__), '..', '..')
+def check(root):
+    """The offending includes of the tree at `root`, and the include counts between components."""
     problems, edges = [], {}
     for rel, n, target in includes(root):
         comp = rel.split('/')[0]
@@ -58,6 +57,39 @@ def main():
             edges[(comp, to)] = edges.get((comp, to), 0) + 1
             if to not in ALLOWED.get(comp, set()):
                 problems.append(f'{rel}:{n}: {comp}/ includes "{target}" ({to}/ is not below it)')
+    return problems, edges
+
+
+def planted_mistakes_are_found():
+    """The check itself can fail: a tree with an upward, a sideways and an unrooted include."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as t:
+        files = {
+            'core/a.hpp': '#include "reports/b.hpp"\n',         # up
+            'reports/b.hpp': '#include "core/a.hpp"\n',         # down: fine
+            'harness/c.cpp': '#include "cli/d.hpp"\n',          # up
+            'results/e.cpp': '#include "e.hpp"\n',              # not from the root
+            'results/e.hpp': '',
+            'cli/d.hpp': '#include "harness/c.cpp"\n',         # down: fine
+        }
+        for rel, text in files.items():
+            os.makedirs(os.path.join(t, os.path.dirname(rel)), exist_ok=True)
+            with open(os.path.join(t, rel), 'w') as f:
+                f.write(text)
+        problems, _ = check(t)
+    found = sorted(p.split(':')[0] for p in problems)
+    if found != ['core/a.hpp', 'harness/c.cpp', 'results/e.cpp']:
+        print('the check misses planted mistakes: found', problems)
+        return False
+    return True
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
+    root = args[0] if args else os.path.join(os.path.dirname(__file__), '..', '..')
+    if not planted_mistakes_are_found():
+        return 1
+    problems, edges = check(root)
     if '--counts' in sys.argv:
         for (a, b), k in sorted(edges.items()):
             print(f'{a:>10} -> {b:<10} {k}')
