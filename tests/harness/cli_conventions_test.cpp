@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "results/results_file.hpp"
+#include "tests/support/cli_test.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace ridgeline {
@@ -20,25 +21,15 @@ using nlohmann::json;
 using test::run_command;
 using test::slurp;
 
-const std::string kBin = RIDGELINE_BIN;
-const std::string kTiny = std::string(RIDGELINE_TEST_DATA) + "/tiny-sweep.json";
+using test::kBin;
+using test::kTiny;
 
 bool has(const std::string& text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
 }
 
-class Conventions : public ::testing::Test {
+class Conventions : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ridgeline-conv-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& f) const { return (dir_ / f).string(); }
-  fs::path dir_;
 };
 
 TEST_F(Conventions, VersionNamesRidgelineKokkosAndGoogleBenchmark) {

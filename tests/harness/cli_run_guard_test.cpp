@@ -10,6 +10,7 @@
 
 #include "core/file_lock.hpp"
 #include "results/results_file.hpp"
+#include "tests/support/cli_test.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace ridgeline {
@@ -20,20 +21,11 @@ using nlohmann::json;
 using test::run_command;
 using test::slurp;
 
-const std::string kBin = RIDGELINE_BIN;
-const std::string kTiny = std::string(RIDGELINE_TEST_DATA) + "/tiny-sweep.json";
+using test::kBin;
+using test::kTiny;
 
-class RunGuard : public ::testing::Test {
+class RunGuard : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ridgeline-guard-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& f) const { return (dir_ / f).string(); }
   std::string profile(const json& j, const std::string& name = "p.json") const {
     std::ofstream(path(name)) << j.dump();
     return path(name);
@@ -41,7 +33,6 @@ class RunGuard : public ::testing::Test {
   test::CommandResult run(const std::string& args) const {
     return run_command(kBin + " run --quiet " + args);
   }
-  fs::path dir_;
 };
 
 std::set<std::string> names_in(const json& doc) {

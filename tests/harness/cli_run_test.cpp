@@ -8,6 +8,7 @@
 #include <set>
 
 #include "results/results_file.hpp"
+#include "tests/support/cli_test.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace ridgeline {
@@ -17,23 +18,14 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_command;
 
-const std::string kBin = RIDGELINE_BIN;
-const std::string kTiny = std::string(RIDGELINE_TEST_DATA) + "/tiny-sweep.json";
+using test::kBin;
+using test::kTiny;
 
-class CliRun : public ::testing::Test {
+class CliRun : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ridgeline-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& f) const { return (dir_ / f).string(); }
   std::string run(const std::string& args) const {
     return kBin + " run --quiet --threads 2 --profile " + kTiny + " " + args;
   }
-  fs::path dir_;
 };
 
 TEST_F(CliRun, TinySweepWritesEveryFieldAndVerifiesEveryPoint) {
