@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "core/units.hpp"
+#include "reports/compare/annotate.hpp"
 #include "reports/compare/gate_rule.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
 namespace {
@@ -65,11 +67,11 @@ double level_log_se(const GroupAnalysis* g, RoofKind kind) {
   return ci.low > 0 && ci.high > ci.low ? std::log(ci.high / ci.low) / 3.92 : 0;
 }
 
-}  // namespace
-
-void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupAnalysis& gb,
-                   const GroupAnalysis* gc, const Factors& f, const CompareOptions& o,
-                   Comparison& c) {
+// The roofs of one group (`gb`, of the newest history night) against tonight's (`gc`), tested
+// but not yet decided: decide_roofs floors their spreads with each other's.
+void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const GroupAnalysis& gb,
+                         const GroupAnalysis* gc, const Factors& f, const CompareOptions& o,
+                         Comparison& c) {
   const std::string group = gb.fit.space + "/" + gb.fit.dtype;
   // Without a fit in the newest night only P_matrix (a GEMM alone, tf32) can be held to.
   if (!gb.fit.fit && !gb.fit.matrix) return;
@@ -147,6 +149,63 @@ void compare_roofs(const std::vector<const FileAnalysis*>& history, const GroupA
     }
     m.q_value = m.p_value;
     c.roofs.push_back(std::move(m));  // decided with the others' spreads (decide_all)
+  }
+}
+
+void decide_roofs(const CompareOptions& o, Comparison& c) {
+  std::vector<std::size_t> roofs;
+  for (std::size_t i = 0; i < c.roofs.size(); ++i)
+    if (c.roofs[i].verdict != Verdict::kMissing) {
+      c.roofs[i].note += "; " + spread_note(c.roofs[i]);
+      roofs.push_back(i);
+    }
+  decide_all(c.roofs, roofs, 1, o);
+}
+
+}  // namespace
+
+void compare_roofs(const std::vector<const FileAnalysis*>& history, const FileAnalysis& current,
+                   const Factors& f, const CompareOptions& o, Comparison& c) {
+  for (const auto& gb : history.back()->groups)
+    compare_group_roofs(history, gb, current.find(gb.fit.space, gb.fit.dtype), f, o, c);
+  decide_roofs(o, c);
+}
+
+void annotate_roofs(const std::vector<const FileAnalysis*>& history, const FileAnalysis& current,
+                    Comparison& c) {
+  for (auto& m : c.roofs) {
+    // Clocks: P from the group's peak points, P_matrix from its GEMMs on matrix units.
+    const bool matrix = m.metric.rfind("P_matrix ", 0) == 0;
+    if (!matrix && m.metric.rfind("P ", 0) != 0) continue;
+    const std::string group = m.metric.substr(m.metric.find(' ') + 1);
+    const auto in_group = [&group, matrix](const Point& p) {
+      return (matrix ? is_tensor_point(p) : p.family == "peak") && p.measured() && p.verified &&
+             p.space + "/" + p.dtype == group;
+    };
+    ClockEvidence e;
+    for (const auto& p : current.results.points)
+      if (in_group(p)) add_tonight(e, p);
+    for (const FileAnalysis* h : history)
+      for (const auto& p : h->results.points)
+        if (in_group(p)) add_history(e, p);
+    annotate_clocks(m, e, true);
+  }
+  for (auto& m : c.roofs) {
+    // A busy machine: each roof from its group's points.
+    if (m.verdict == Verdict::kMissing && !m.unfitted) continue;
+    const std::string group = m.metric.substr(m.metric.find(' ') + 1);
+    const bool matrix = m.metric.rfind("P_matrix ", 0) == 0;
+    const auto in_group = [&group, matrix](const Point& p) {
+      return (matrix ? is_tensor_point(p) && p.measured() && p.verified : p.fittable()) &&
+             p.space + "/" + p.dtype == group;
+    };
+    WaitSamples w;
+    for (const auto& p : current.results.points)
+      if (in_group(p)) w.add_tonight(p);
+    for (const FileAnalysis* h : history)
+      for (const auto& p : h->results.points)
+        if (in_group(p)) w.add_history(p);
+    annotate_cpu_wait(m, w.evidence());
   }
 }
 

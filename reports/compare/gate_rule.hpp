@@ -33,8 +33,10 @@ void set_history(MetricComparison& m, const std::vector<double>& values, const C
 // The z with a two-sided normal p of `p`.
 double z_two_sided(double p);
 
+// The median; 0 for no values.
 double median_of(std::vector<double> v);
 
+// A metric the baseline had and tonight lost: MISSING, with `why`.
 MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
                          double baseline_value, const std::string& why);
 
@@ -43,6 +45,7 @@ MetricComparison missing(const std::string& metric, bool roof, const std::string
 void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size_t>& which,
                 std::size_t tests, const CompareOptions& o);
 
+// "spread 1.2 % over 5 nights", or "spread unknown (2 nights)".
 std::string spread_note(const MetricComparison& m);
 
 }  // namespace ridgeline

@@ -44,4 +44,18 @@ std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnaly
   return quiet;
 }
 
+std::vector<const FileAnalysis*> choose_history(const std::vector<const FileAnalysis*>& all_history,
+                                                const FileAnalysis& current, int min_history,
+                                                Comparison& c) {
+  c.night_cpu_wait = night_cpu_wait(current.results);
+  std::vector<const FileAnalysis*> history =
+      quiet_history(all_history, min_history, c.busy_history);
+  for (const FileAnalysis* h : all_history)
+    c.quiet_history_nights += night_cpu_wait(h->results) < kBusyShare;
+  for (const FileAnalysis* h : history) c.history.push_back(h->label);
+  c.history_nights = int(history.size());
+  c.gates_speed = c.history_nights >= min_history;
+  return history;
+}
+
 }  // namespace ridgeline

@@ -16,6 +16,7 @@ namespace ridgeline {
 enum class HistoryDecision { kJoins, kRegressed, kBusyKeptOut };
 HistoryDecision history_decision(const Comparison& c, int min_history);
 const char* history_decision_name(HistoryDecision d);  // "joins", "regressed", "busy_kept_out"
+
 // The median CPU wait share of a night's points; < 0 where the file does not record it.
 double night_cpu_wait(const Results& r);
 
@@ -27,5 +28,12 @@ double night_cpu_wait(const Results& r);
 // labels of the nights left out.
 std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnalysis*>& history,
                                                int min_history, std::vector<std::string>& left_out);
+
+// The history tonight is judged against (quiet_history of `all_history`), with what the
+// comparison reports of it: tonight's CPU wait, the nights used, left out and quiet, and whether
+// the history is long enough to gate speed.
+std::vector<const FileAnalysis*> choose_history(const std::vector<const FileAnalysis*>& all_history,
+                                                const FileAnalysis& current, int min_history,
+                                                Comparison& c);
 
 }  // namespace ridgeline

@@ -9,6 +9,7 @@
 #include "reports/compare/compare_points.hpp"
 
 namespace ridgeline {
+
 double machine_tolerance(double spread, const CompareOptions& o) {
   return -std::expm1(-std::max(-std::log1p(-o.machine_threshold_pct / 100), o.machine_k * spread));
 }
@@ -102,7 +103,6 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
   return f;
 }
 
-// The factor itself, judged against its spread across the history nights (machine_factor.hpp).
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   MetricComparison m;
   MachineFactorEvidence e;
@@ -115,11 +115,6 @@ MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   return m;
 }
 
-// What explains a machine-wide slowdown, and what it cost the roofs. Over all the night's points:
-// a lower GPU clock or a new throttle reason (clock-limited, stays SLOWER unless
-// --clock-limited-ambiguous: a runner that throttles is a finding), else waiting for a CPU that
-// explains it (machine busy, AMBIGUOUS, as for any metric). Then the roofs whose absolute
-// change is a slowdown beyond the factor's tolerance and their own: what the night lost.
 void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const CompareOptions& o) {
   MetricComparison& m = *c.machine;
   ClockEvidence clocks;

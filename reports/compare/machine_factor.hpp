@@ -3,7 +3,8 @@
 // point's log time against the history's) judged against its own spread across the history
 // nights. Taking the factor out of every point tells a code change from a shared machine's slow
 // phase; judging the factor itself catches what moves every roof alike (a driver that costs
-// bandwidth, a memory clock stuck low, a card that throttles every night).
+// bandwidth, a memory clock stuck low, a card that throttles every night). Here too: the factors
+// computed from the matched points, and what explains a machine-wide slowdown.
 #include <cstddef>
 #include <vector>
 
@@ -52,11 +53,12 @@ struct Factors {
 // the median over the points of log(time / the history's median time). A shared machine has slow
 // phases that stretch every point of a night alike (a neighbour's build: 15–30 % on the
 // development VM); taken out, the gate sees what moved against the rest of the night.
-constexpr std::size_t kMinCommonPoints = 5;
+inline constexpr std::size_t kMinCommonPoints = 5;
 
+// All factors stay 0 unless `normalise`, and a night's unless it shares kMinCommonPoints points.
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise);
 
-// The factor itself, judged against its spread across the history nights (machine_factor.hpp).
+// The factor itself as a metric, judged against its spread across the history nights.
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o);
 
 // What explains a machine-wide slowdown, and what it cost the roofs. Over all the night's points:
