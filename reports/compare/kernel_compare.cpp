@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "core/robust_location.hpp"
-#include "reports/kernels/kernel_placement.hpp"
+#include "core/stats.hpp"
 #include "core/units.hpp"
+#include "reports/kernels/kernel_placement.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 
 #include <algorithm>
 #include <cmath>
