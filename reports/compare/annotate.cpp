@@ -25,8 +25,8 @@ void add_history(ClockEvidence& e, const Point& p) {
 }
 
 void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle) {
-  m.sm_clock_mhz = e.tonight.empty() ? 0 : median_of(e.tonight);
-  m.history_sm_clock_mhz = e.history.empty() ? 0 : median_of(e.history);
+  m.sm_clock_mhz = e.tonight.empty() ? 0 : median(e.tonight);
+  m.history_sm_clock_mhz = e.history.empty() ? 0 : median(e.history);
   m.throttled_samples = e.throttled;
   m.samples = e.samples;
   for (const auto& r : e.tonight_reasons)

@@ -5,8 +5,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "reports/compare/comparison.hpp"
-#include "reports/compare/gate_rule.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {
@@ -60,8 +60,8 @@ struct WaitSamples {
   }
   CpuWaitEvidence evidence() const {
     CpuWaitEvidence e;
-    e.tonight = tonight.empty() ? -1 : median_of(tonight);
-    e.history = history.empty() ? -1 : median_of(history);
+    e.tonight = tonight.empty() ? -1 : median(tonight);
+    e.history = history.empty() ? -1 : median(history);
     e.threads = threads;
     e.history_threads = history_threads;
     return e;

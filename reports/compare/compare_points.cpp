@@ -7,21 +7,12 @@
 #include <cstddef>
 #include <string>
 
+#include "core/stats.hpp"
 #include "reports/compare/annotate.hpp"
 #include "reports/compare/gate_rule.hpp"
 #include "reports/compare/mann_whitney.hpp"
 
 namespace ridgeline {
-
-// Standard error of the log of a median of n samples: 1.2533 σ / √n, σ from the samples' MAD.
-double median_log_se(const std::vector<double>& samples) {
-  if (samples.size() < 3) return 0;
-  std::vector<double> logs;
-  for (double t : samples) logs.push_back(std::log(t));
-  const double med = median_of(logs);
-  for (double& l : logs) l = std::fabs(l - med);
-  return 1.2533 * 1.4826 * median_of(logs) / std::sqrt(double(samples.size()));
-}
 
 namespace {
 
@@ -42,7 +33,7 @@ MetricComparison compare_point(const PointRow& r, const Factors& f, const Compar
   m.current_se = median_log_se(pc.samples);
   // Mann–Whitney's noise for a shift of the logs: σ √(1/m + 1/n), × √(π/3) for its efficiency
   // against a t-test.
-  m.test_noise = m.current_se * std::sqrt(double(pc.samples.size())) / 1.2533 *
+  m.test_noise = m.current_se * std::sqrt(double(pc.samples.size())) / kMedianEfficiency *
                  std::sqrt((1 / double(std::max<std::size_t>(pooled.size(), 1)) +
                             1 / double(std::max<std::size_t>(tonight.size(), 1))) *
                            3.14159265 / 3);

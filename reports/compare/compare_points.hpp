@@ -10,9 +10,6 @@
 
 namespace ridgeline {
 
-// Standard error of the log of a median of n samples: 1.2533 σ / √n, σ from the samples' MAD.
-double median_log_se(const std::vector<double>& samples);
-
 // Appends a decided comparison per point of `match` to c.points, in the newest night's order
 // (`match.order`): MISSING, FAILED, or a verdict with the factors `f` taken out.
 void compare_points(const PointMatch& match, const Factors& f, const CompareOptions& o,

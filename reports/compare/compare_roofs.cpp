@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/compare/annotate.hpp"
 #include "reports/compare/gate_rule.hpp"
@@ -97,8 +98,8 @@ void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const 
                               : !gc->fit.fit ? "no fit in the current file: " + gc->fit.not_fitted
                                              : "no DRAM-sized read point in the current file";
       c.roofs.push_back(
-          missing(metric, true, format_roof(rm.kind, median_of(values)), median_of(values), why));
-      c.roofs.back().absolute_baseline_value = median_of(raw);
+          missing(metric, true, format_roof(rm.kind, median(values)), median(values), why));
+      c.roofs.back().absolute_baseline_value = median(raw);
       c.roofs.back().unfitted = gc && rm.kind != RoofKind::kMatrix && !gc->fit.fit;
       continue;
     }
@@ -106,7 +107,7 @@ void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const 
     m.metric = metric;
     m.roof = true;
     set_history(m, values, o);
-    m.absolute_baseline_value = median_of(raw);
+    m.absolute_baseline_value = median(raw);
     m.absolute_baseline = format_roof(rm.kind, m.absolute_baseline_value);
     m.absolute_change = vc_raw / m.absolute_baseline_value - 1;
     const double raw_spread = robust_log_spread(raw);

@@ -8,15 +8,6 @@
 
 namespace ridgeline {
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t h = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
-  const double upper = v[h];
-  if (v.size() % 2) return upper;
-  return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)));
-}
-
 Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
                std::string& note) {
   // On a log scale, so that a spread wider than 100 % still leaves a 10x slowdown beyond it.
@@ -44,21 +35,6 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p) {
   return q;
 }
 
-double robust_log_spread(const std::vector<double>& values) {
-  if (values.size() < 3) return -1;
-  std::vector<double> logs;
-  for (double v : values) logs.push_back(std::log(v));
-  const double med = median_of(logs);
-  for (double& l : logs) l = std::fabs(l - med);
-  // 1.4826 makes the MAD of many normal values their standard deviation; a few nights' MAD is
-  // smaller on average (3 nights: by a third), so small counts get their own factor (simulated
-  // with normal values; from 9 on, n / (n − 1) × 1.4826 is within 1 % of it).
-  constexpr double kSmall[] = {2.207, 2.017, 1.807, 1.758, 1.688, 1.674};  // n = 3 … 8
-  const std::size_t n = values.size();
-  const double factor = n <= 8 ? kSmall[n - 3] : 1.4826 * double(n) / double(n - 1);
-  return factor * median_of(logs);
-}
-
 double z_two_sided(double p) {
   double lo = 0, hi = 40;
   for (int i = 0; i < 100; ++i) {
@@ -76,7 +52,7 @@ double tolerance_of(double spread, const CompareOptions& o) {
 
 void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
   m.nights = int(values.size());
-  m.baseline_value = median_of(values);
+  m.baseline_value = median(values);
   m.spread = robust_log_spread(values);
   m.tolerance = tolerance_of(m.spread, o);
 }
@@ -105,7 +81,7 @@ void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size
   std::vector<double> spreads;
   for (std::size_t i : which)
     if (list[i].spread >= 0) spreads.push_back(list[i].spread);
-  const double floor = kSpreadFloor * median_of(spreads);
+  const double floor = kSpreadFloor * median(spreads);
   for (std::size_t i : which) {
     MetricComparison& m = list[i];
     if (m.spread >= 0 && m.spread < floor) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stats.hpp"  // robust_log_spread, part of compare.hpp's API
 #include "reports/compare/comparison.hpp"
 
 namespace ridgeline {
@@ -19,11 +20,6 @@ Verdict decide(double change, double tolerance, double p_value, double min_p_val
 // q-values of Benjamini–Hochberg's step-up procedure, in the order of `p`.
 std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 
-// Robust relative spread of positive values: the median absolute deviation of their logarithms,
-// scaled to estimate the standard deviation of relative changes (with a small-sample factor);
-// < 0 with fewer than 3 values.
-double robust_log_spread(const std::vector<double>& values);
-
 // The slowdown a spread (of logs) tolerates: the larger of --threshold and --k spreads.
 double tolerance_of(double spread, const CompareOptions& o);
 
@@ -32,9 +28,6 @@ void set_history(MetricComparison& m, const std::vector<double>& values, const C
 
 // The z with a two-sided normal p of `p`.
 double z_two_sided(double p);
-
-// The median; 0 for no values.
-double median_of(std::vector<double> v);
 
 // A metric the baseline had and tonight lost: MISSING, with `why`.
 MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "reports/compare/gate_rule.hpp"
+#include "core/stats.hpp"
 
 namespace ridgeline {
 
@@ -10,7 +10,7 @@ double night_cpu_wait(const Results& r) {
   std::vector<double> shares;
   for (const auto& p : r.points)
     if (p.cpu_wait_share) shares.push_back(*p.cpu_wait_share);
-  return shares.empty() ? -1 : median_of(shares);
+  return shares.empty() ? -1 : median(shares);
 }
 
 HistoryDecision history_decision(const Comparison& c, int min_history) {

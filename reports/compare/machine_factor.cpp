@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats.hpp"
 #include "reports/compare/annotate.hpp"
-#include "reports/compare/compare_points.hpp"
 
 namespace ridgeline {
 
@@ -69,7 +69,7 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
     std::vector<double> t;
     for (const Point* p : r.nights)
       if (p) t.push_back(p->median_s);
-    typical.push_back(median_of(t));
+    typical.push_back(median(t));
   }
   // A factor is a median over the points' ratios: its standard error is a median's, from the
   // ratios' scatter (median_log_se takes the ratios as its samples).
@@ -82,9 +82,9 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
         noise.push_back(median_log_se(rows[i].nights[j]->samples));
       }
     if (logs.size() < kMinCommonPoints) continue;
-    f.night[j] = median_of(logs);
+    f.night[j] = median(logs);
     f.night_se[j] = median_log_se(ratios);
-    f.night_noise[j] = median_of(noise);
+    f.night_noise[j] = median(noise);
   }
   std::vector<double> logs, noise;  // tonight, against the history's medians with the factors out
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -92,13 +92,13 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
     for (std::size_t j = 0; j < nights; ++j)
       if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
     if (rows[i].current->verified) {
-      logs.push_back(std::log(rows[i].current->median_s / median_of(t)));
+      logs.push_back(std::log(rows[i].current->median_s / median(t)));
       noise.push_back(median_log_se(rows[i].current->samples));
     }
   }
   if (logs.size() >= kMinCommonPoints) {
-    f.current = median_of(logs);
-    f.current_noise = median_of(noise);
+    f.current = median(logs);
+    f.current_noise = median(noise);
   }
   return f;
 }
@@ -107,10 +107,10 @@ MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
   MetricComparison m;
   MachineFactorEvidence e;
   e.history = f.night;
-  e.history_se = median_of(f.night_se);
+  e.history_se = median(f.night_se);
   e.tonight = f.current;
   e.tonight_noise = f.current_noise;
-  e.history_noise = median_of(f.night_noise);
+  e.history_noise = median(f.night_noise);
   judge_machine_factor(m, e, o);
   return m;
 }

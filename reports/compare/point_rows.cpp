@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/stats.hpp"
 #include "reports/compare/gate_rule.hpp"
 
 namespace ridgeline {
@@ -33,7 +34,7 @@ PointMatch match_points(const std::vector<const FileAnalysis*>& history,
       medians.push_back(it->second->median_s);
     }
     const auto it = current_points.find(pb.name);
-    const double before = median_of(medians);
+    const double before = median(medians);
     const std::string before_text = fmt::format("{:.4g} s", before);
     if (it == current_points.end() || !it->second->measured()) {
       match.lost.push_back(missing(pb.name, false, before_text, before,
