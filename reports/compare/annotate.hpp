@@ -1,6 +1,7 @@
 #pragma once
 // Notes attached to a decided metric: a lower GPU clock or a new throttle reason (clock-limited),
 // and waiting for a CPU that explains a slowdown (machine busy).
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -25,9 +26,10 @@ struct CpuWaitEvidence {
 // a roof MISSING only because tonight's points did not fit (`unfitted`) is AMBIGUOUS on a busy
 // night: the points themselves are still gated.
 void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
+
 // A median SM clock below the history's by more than this is a lower clock: H100/H200 clocks
 // step by 15 MHz (under 1 % at their ~2 GHz), and a one-step wobble of a median is not throttling.
-constexpr double kClockDrop = 0.02;
+inline constexpr double kClockDrop = 0.02;
 
 // Tonight's and the history's clocks and throttle reasons of a set of points (one metric).
 struct ClockEvidence {
@@ -37,6 +39,7 @@ struct ClockEvidence {
   int throttled = 0, samples = 0;
 };
 
+// Adds a point's telemetry (none: nothing) to tonight's side or the history's.
 void add_tonight(ClockEvidence& e, const Point& p);
 void add_history(ClockEvidence& e, const Point& p);
 

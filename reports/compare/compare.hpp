@@ -6,6 +6,9 @@
 // invisible to a test over one night's back-to-back repetitions. What the newest history night
 // measured and verified must still be there and verify: a point or roof that disappeared, was
 // skipped or failed its check is a regression too, never "not compared".
+// The parts: comparison.hpp (what a comparison holds), gate_rule.hpp (the verdict rule),
+// history.hpp (which nights), annotate.hpp (clock and CPU-wait notes); compare_history composes
+// point_rows, compare_roofs, compare_points and machine_factor.
 #include <vector>
 
 #include "reports/compare/annotate.hpp"

@@ -68,6 +68,44 @@ double level_log_se(const GroupAnalysis* g, RoofKind kind) {
   return ci.low > 0 && ci.high > ci.low ? std::log(ci.high / ci.low) / 3.92 : 0;
 }
 
+// B_read and P_matrix (`m` holds the change and spread): a normal approximation from both
+// intervals and the night-to-night spread. `vc`: tonight's value with its factor taken out.
+void test_level_roof(MetricComparison& m, RoofKind kind, const GroupAnalysis& gb,
+                     const GroupAnalysis* gc, double vc) {
+  const double se2 = std::pow(level_log_se(gc, kind), 2) + std::pow(level_log_se(&gb, kind), 2) +
+                     std::pow(std::max(m.spread, 0.0), 2);
+  const double z = se2 > 0 ? std::fabs(std::log(vc / m.baseline_value)) / std::sqrt(se2) : 0;
+  m.p_value = se2 > 0 ? std::erfc(z / std::sqrt(2.0)) : 1;
+  m.min_p_value = se2 > 0 ? 0 : 1;
+  m.test_noise = std::sqrt(se2);
+  m.note = "normal approximation from the intervals";
+}
+
+// P and B: replicates of the current fit against those of the history nights in turn, so the
+// ratios carry the night-to-night variation the history shows.
+void test_fitted_roof(MetricComparison& m, RoofKind kind,
+                      const std::vector<const GroupAnalysis*>& past, const GroupAnalysis& gc,
+                      const Factors& f) {
+  const auto value = [kind](const Roof& r) {
+    return kind == RoofKind::kPeak ? r.peak_flops : r.bandwidth;
+  };
+  std::vector<std::pair<const RoofFit*, double>> fits;  // with the night's factor
+  for (std::size_t j = 0; j < past.size(); ++j)
+    if (past[j] && past[j]->fit.fit && !past[j]->fit.fit->replicates.empty())
+      fits.emplace_back(&*past[j]->fit.fit, f.night[j]);
+  std::vector<double> ratios;
+  const auto& rc = gc.fit.fit->replicates;
+  for (std::size_t i = 0; i < rc.size() && !fits.empty(); ++i) {
+    const auto& [fb, factor] = fits[i % fits.size()];
+    const auto& rb = fb->replicates;
+    ratios.push_back(value(rc[i]) * std::exp(f.current - factor) / value(rb[i % rb.size()]));
+  }
+  m.p_value = bootstrap_p(ratios);
+  m.test_noise = std::max(0.0, robust_log_spread(ratios));
+  m.min_p_value = ratios.empty() ? 1 : 2 / (double(ratios.size()) + 1);
+  m.note = fmt::format("bootstrap of the fits, {} replicates", ratios.size());
+}
+
 // The roofs of one group (`gb`, of the newest history night) against tonight's (`gc`), tested
 // but not yet decided: decide_roofs floors their spreads with each other's.
 void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const GroupAnalysis& gb,
@@ -116,38 +154,10 @@ void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const 
     m.baseline = format_roof(rm.kind, m.baseline_value);
     m.current = format_roof(rm.kind, vc_raw);
     m.change = vc / m.baseline_value - 1;
-    if (level_roof(rm.kind)) {
-      // Normal approximation: both intervals and the night-to-night spread.
-      const double se2 = std::pow(level_log_se(gc, rm.kind), 2) +
-                         std::pow(level_log_se(&gb, rm.kind), 2) +
-                         std::pow(std::max(m.spread, 0.0), 2);
-      const double z = se2 > 0 ? std::fabs(std::log(vc / m.baseline_value)) / std::sqrt(se2) : 0;
-      m.p_value = se2 > 0 ? std::erfc(z / std::sqrt(2.0)) : 1;
-      m.min_p_value = se2 > 0 ? 0 : 1;
-      m.test_noise = std::sqrt(se2);
-      m.note = "normal approximation from the intervals";
-    } else {
-      // Replicates of the current fit against those of the history nights in turn, so the
-      // ratios carry the night-to-night variation the history shows.
-      const auto value = [&rm](const Roof& r) {
-        return rm.kind == RoofKind::kPeak ? r.peak_flops : r.bandwidth;
-      };
-      std::vector<std::pair<const RoofFit*, double>> fits;  // with the night's factor
-      for (std::size_t j = 0; j < past.size(); ++j)
-        if (past[j] && past[j]->fit.fit && !past[j]->fit.fit->replicates.empty())
-          fits.emplace_back(&*past[j]->fit.fit, f.night[j]);
-      std::vector<double> ratios;
-      const auto& rc = gc->fit.fit->replicates;
-      for (std::size_t i = 0; i < rc.size() && !fits.empty(); ++i) {
-        const auto& [fb, factor] = fits[i % fits.size()];
-        const auto& rb = fb->replicates;
-        ratios.push_back(value(rc[i]) * std::exp(f.current - factor) / value(rb[i % rb.size()]));
-      }
-      m.p_value = bootstrap_p(ratios);
-      m.test_noise = std::max(0.0, robust_log_spread(ratios));
-      m.min_p_value = ratios.empty() ? 1 : 2 / (double(ratios.size()) + 1);
-      m.note = fmt::format("bootstrap of the fits, {} replicates", ratios.size());
-    }
+    if (level_roof(rm.kind))
+      test_level_roof(m, rm.kind, gb, gc, vc);
+    else
+      test_fitted_roof(m, rm.kind, past, *gc, f);
     m.q_value = m.p_value;
     c.roofs.push_back(std::move(m));  // decided with the others' spreads (decide_all)
   }
