@@ -7,6 +7,7 @@
 
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
+#include "core/stats.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {
@@ -23,12 +24,6 @@ constexpr std::size_t kMaxContextEntries = 64;
 // Counts in JSON are doubles; clamp before converting so absurd values cannot overflow an int.
 int to_count(std::optional<double> v, int fallback) {
   return v ? static_cast<int>(std::min(*v, 1e9)) : fallback;
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // `telemetry` of a measured point: null, or an object whose fields have the documented types.
@@ -104,7 +99,7 @@ Point read_point(const std::string& file, const json& j, std::size_t index) {
   for (std::size_t i = 0; i < j["samples"].size(); ++i)
     p.samples.push_back(
         r.check(j["samples"][i], r.where("samples[" + std::to_string(i) + "]"), true));
-  p.median_s = r.number("median_s", true).value_or(median_of(p.samples));
+  p.median_s = r.number("median_s", true).value_or(median(p.samples));
   if (p.flops <= 0 && p.bytes <= 0)
     throw InputError(file, r.where("flops"), "a measured point needs flops or bytes above 0");
   // Rates and intensity follow from the counts; recomputing them keeps one source of truth.

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/input_error.hpp"
+#include "core/stats.hpp"
 #include "results/results_file.hpp"
 #include "results/results_model.hpp"
 
@@ -16,12 +17,6 @@ namespace {
 
 // NaN and infinity are not JSON; an unmeasurable number is null.
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 }  // namespace
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/stats.hpp"
+
 namespace ridgeline {
 
 std::optional<ThreadTimes> read_thread_times(std::string* why) {
@@ -70,13 +72,11 @@ nlohmann::json summarize_cpu_wait(const std::vector<CpuWait>& samples) {
     busy += w.share >= kBusySampleShare;
     threads = std::max(threads, w.threads);
   }
-  std::vector<double> sorted = shares;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double median =
-      std::round((n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])) * 1e5) / 1e5;
-  return {
-      {"shares", shares}, {"median_share", median}, {"busy_samples", busy}, {"threads", threads}};
+  const double median_share = std::round(median(shares) * 1e5) / 1e5;
+  return {{"shares", shares},
+          {"median_share", median_share},
+          {"busy_samples", busy},
+          {"threads", threads}};
 }
 
 }  // namespace ridgeline

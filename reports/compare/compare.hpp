@@ -6,181 +6,18 @@
 // invisible to a test over one night's back-to-back repetitions. What the newest history night
 // measured and verified must still be there and verify: a point or roof that disappeared, was
 // skipped or failed its check is a regression too, never "not compared".
-#include <optional>
-#include <string>
+// The parts: comparison.hpp (what a comparison holds), gate_rule.hpp (the verdict rule),
+// history.hpp (which nights), annotate.hpp (clock and CPU-wait notes); compare_history composes
+// point_rows, compare_roofs, compare_points and machine_factor.
 #include <vector>
 
+#include "reports/compare/annotate.hpp"
+#include "reports/compare/comparison.hpp"
+#include "reports/compare/gate_rule.hpp"
+#include "reports/compare/history.hpp"
 #include "reports/fit/analysis.hpp"
 
 namespace ridgeline {
-
-// A sample, point or night that waited this share of its time for a CPU (another process had
-// it) was measured on a busy machine.
-inline constexpr double kBusyShare = 0.05;
-
-// kFailed: verified in the baseline, failed verification now. kMissing: measured and verified
-// (or fitted) in the baseline, absent, skipped or not fitted now.
-enum class Verdict { kSame, kFaster, kSlower, kAmbiguous, kFailed, kMissing };
-const char* verdict_name(Verdict v);
-
-struct CompareOptions {
-  double threshold_pct = 5;
-  double alpha = 0.01;
-  // Tolerance = max(threshold, k × spread), on a log scale. k = 10: in A/A replays of 64
-  // recorded nights on the shared 2-vCPU development VM (scripts/gate-aa), the largest
-  // significant slowdown beyond the threshold was 9.0 spreads under a parallel build, 5.3 without.
-  double k = 10;
-  // With fewer history nights the spread is unknown: speed changes are reported, not gated.
-  int min_history = 3;
-  // The machine-wide factor (every point together) is judged against its own spread across the
-  // history nights (compare/machine_factor.hpp): tolerance = max(machine_threshold, machine_k ×
-  // spread). 5, not k's 10: it is one statistic per night, not hundreds, and a median over every
-  // point, without the heavy tails of single points. On the recorded nights of
-  // tests/data/gate-history (each quiet night held against the six others, times × 0.99–1.01,
-  // 20 variants) the largest A/A excursion was 2.4 spreads and night-08 against the seven before
-  // it (a slow phase of the shared VM, 14 % slower) 3.7; a uniform -10 % was 6.0 or more.
-  double machine_k = 5;
-  double machine_threshold_pct = 1;
-  // A machine-wide slowdown that a lower GPU clock or a new throttle reason explains stays SLOWER
-  // "clock-limited" (a runner that throttles is a finding); true makes it AMBIGUOUS, not gated.
-  bool clock_limited_ambiguous = false;
-};
-
-struct MetricComparison {
-  std::string metric;                            // "B OpenMP/fp64" or a point name
-  bool roof = false;                             // a fitted roof (else a point's median)
-  std::string baseline, current;                 // formatted values
-  double baseline_value = 0, current_value = 0;  // FLOP/s or byte/s for roofs, seconds for points
-  double change = 0;  // relative change in throughput: current / baseline − 1
-  // The slowdown of throughput that is still SAME (a fraction); a speed-up is SAME up to
-  // 1 / (1 − tolerance) − 1, the same distance on a log scale.
-  double tolerance = 0;
-  double spread = -1;     // robust relative spread across the history nights; < 0: unknown
-  double test_noise = 0;  // standard deviation of the test's statistic, in log units
-  double current_se = 0;  // standard error of tonight's log median (points), widens the tolerance
-  int nights = 0;         // history nights that had this metric
-  double p_value = 1;
-  double q_value = 1;      // Benjamini–Hochberg adjusted over the points (roofs: = p)
-  double min_p_value = 0;  // the smallest p its test can give for these sample counts
-  Verdict verdict = Verdict::kSame;
-  std::string note;  // why AMBIGUOUS, or which test
-  // The smallest change of throughput the gate can call SLOWER or FASTER here: the tolerance,
-  // when the test can reach alpha; < 0 when it cannot (or for MISSING and FAILED).
-  double min_detectable = -1;
-  // GPU clocks from telemetry (0: unknown): tonight's median SM clock during the metric's samples
-  // and the history's median, in MHz. For P, the group's peak points.
-  double sm_clock_mhz = 0, history_sm_clock_mhz = 0;
-  std::vector<std::string> new_throttle_reasons;  // slowdown reasons tonight, none in the history
-  int throttled_samples = 0, samples = 0;         // tonight's (points only)
-  // SLOWER or AMBIGUOUS (a slowdown) while the clock was lower than the history's or a new
-  // throttle reason appeared: the kernel may be unchanged and the machine slower.
-  bool clock_limited = false;
-  // Roofs: the history's median of the roof as measured (the nights' machine-wide factors left
-  // in) and tonight's change against it, what the machine delivered; `change` and `baseline_value`
-  // are relative to the night's factor. `absolute_change` is unset where tonight has no value.
-  std::string absolute_baseline;  // formatted
-  double absolute_baseline_value = 0;
-  std::optional<double> absolute_change;
-  // The slowdown of the roof as measured that its own spread across the history nights
-  // tolerates, as the machine-wide factor's rule sets it (--machine-k spreads, at least
-  // --machine-threshold); 0 where unknown.
-  double absolute_tolerance = 0;
-  // Peak points and P with both clocks known: the change of FLOP per SM cycle (equal clock).
-  std::optional<double> change_per_cycle;
-  // Share of the samples' time this process's threads waited for a CPU (schedstat; < 0 where not
-  // recorded): tonight's median and the history's. For roofs, over the group's points.
-  double cpu_wait_share = -1, history_cpu_wait_share = -1;
-  // A slowdown on a busy machine that the waiting explains: SLOWER became AMBIGUOUS, as what
-  // was measured is the machine's load, not the kernel. The gate does not fail on it.
-  bool machine_busy = false;
-  // A roof MISSING only because tonight's points (all there, compared one by one) did not fit.
-  bool unfitted = false;
-};
-
-struct Comparison {
-  std::vector<MetricComparison> roofs;    // P, B, B_read and P_matrix per space × dtype
-  std::vector<MetricComparison> points;   // each probe point's median, matched by name
-  std::vector<std::string> not_compared;  // new points, or points the baseline did not verify
-  // The night's machine-wide factor (every point together) when it was taken out, judged against
-  // its spread across the history nights: SLOWER fails the gate like any other metric.
-  std::optional<MetricComparison> machine;
-  // When the machine-wide factor is a slowdown beyond its tolerance: the roofs whose absolute
-  // change is a slowdown beyond it too (and beyond their own absolute_tolerance), the roofs
-  // the night lost.
-  std::vector<std::string> machine_roofs;
-  std::vector<std::string> history;  // labels of the history nights, oldest first
-  int history_nights = 0;
-  // History nights measured on a busy machine and left out because enough quiet ones remain
-  // (quiet_history), and tonight's own busyness: the median CPU wait share of its points (< 0
-  // where not recorded).
-  std::vector<std::string> busy_history;
-  int quiet_history_nights = 0;  // history nights below kBusyShare (or not recorded)
-  double night_cpu_wait = -1;
-  bool busy_night() const { return night_cpu_wait >= kBusyShare; }
-  bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
-  int count(Verdict v) const;
-  // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.
-  int regressions() const;
-};
-
-// Whether tonight may join the history it was compared against, decided here once for every
-// script (scripts/nightly, scripts/gate-aa). Not when it regressed; not when it was measured on
-// a busy machine while the history holds min_history quiet nights (it would raise the history's
-// CPU wait and widen the spreads the gate judges by; with fewer, busy nights are all there is).
-// Whether tonight's run verified is the run's exit status, which compare does not see.
-enum class HistoryDecision { kJoins, kRegressed, kBusyKeptOut };
-HistoryDecision history_decision(const Comparison& c, int min_history);
-const char* history_decision_name(HistoryDecision d);  // "joins", "regressed", "busy_kept_out"
-
-// Size first: within the tolerance (a slowdown fraction, symmetric on a log scale) is SAME
-// whatever the test says. Beyond it: FASTER/SLOWER when
-// p < alpha, else AMBIGUOUS, with a note when the test could never reach alpha (too few samples).
-Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
-               std::string& note);
-
-// q-values of Benjamini–Hochberg's step-up procedure, in the order of `p`.
-std::vector<double> benjamini_hochberg(const std::vector<double>& p);
-
-// Robust relative spread of positive values: the median absolute deviation of their logarithms,
-// scaled to estimate the standard deviation of relative changes (with a small-sample factor);
-// < 0 with fewer than 3 values.
-double robust_log_spread(const std::vector<double>& values);
-
-// The slowdown a spread (of logs) tolerates: the larger of --threshold and --k spreads.
-double tolerance_of(double spread, const CompareOptions& o);
-
-// Baseline (the median), spread and tolerance of a metric from its values on the history nights.
-void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o);
-
-// The z with a two-sided normal p of `p`.
-double z_two_sided(double p);
-
-// A slowdown is the machine's being busy when tonight's threads waited for a CPU at least
-// kBusyShare of the time, kBusyShare more than in the history, and the change with every
-// night's waiting taken out (as if each thread's wait had stalled the whole region: time ×
-// (1 − min(1, share × threads))) is within the tolerance. One 8 ms time slice of another process
-// in a 1.7 ms two-thread region is a share of about 0.4.
-struct CpuWaitEvidence {
-  double tonight = -1, history = -1;  // median shares; < 0 unknown
-  int threads = 1;                    // the most threads of one sample, tonight
-  int history_threads = 1;
-};
-// Applies the rule to a decided metric (SLOWER → AMBIGUOUS when explained) and fills its fields;
-// a roof MISSING only because tonight's points did not fit (`unfitted`) is AMBIGUOUS on a busy
-// night: the points themselves are still gated.
-void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
-
-// The median CPU wait share of a night's points; < 0 where the file does not record it.
-double night_cpu_wait(const Results& r);
-
-// The history nights the gate learns from: a night measured on a busy machine (median CPU wait
-// of its points at least kBusyShare) would widen every tolerance, so that a
-// quiet night could hide a 2x slowdown behind it; such nights are left out while at least
-// `min_history` quiet ones remain. On a runner that is always busy, every night stays (its
-// spread is then the runner's, and the gate says how little it can catch). `left_out` gets the
-// labels of the nights left out.
-std::vector<const FileAnalysis*> quiet_history(const std::vector<const FileAnalysis*>& history,
-                                               int min_history, std::vector<std::string>& left_out);
 
 // `history`: earlier nights of the same host, oldest first (at least one).
 Comparison compare_history(const std::vector<const FileAnalysis*>& history,

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "core/robust_location.hpp"
-#include "reports/kernels/kernel_placement.hpp"
+#include "core/stats.hpp"
 #include "core/units.hpp"
+#include "reports/kernels/kernel_placement.hpp"
 
 namespace ridgeline {
 namespace {
@@ -29,7 +29,7 @@ std::string key_of(const Kernel& k) {
 double median_log_se(const Kernel& k) {
   if (k.p25_s <= 0 || k.calls < 2) return 0;
   const double n = std::min(double(k.calls), kCallsKept);
-  return 1.2533 * std::log(k.p75_s / k.p25_s) / 1.349 / std::sqrt(n);
+  return kMedianEfficiency * std::log(k.p75_s / k.p25_s) / 1.349 / std::sqrt(n);
 }
 
 // The fraction's interval from the roof's bootstrap, as a standard error of its log.

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats.hpp"
+#include "reports/compare/annotate.hpp"
+
 namespace ridgeline {
+
 double machine_tolerance(double spread, const CompareOptions& o) {
   return -std::expm1(-std::max(-std::log1p(-o.machine_threshold_pct / 100), o.machine_k * spread));
 }
@@ -52,6 +56,101 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
       "over {} nights{} ({:g} spreads, at least {:g} %)",
       why.empty() ? "" : why + "; ", 100 * m.spread, m.nights, how, o.machine_k,
       o.machine_threshold_pct);
+}
+
+Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {
+  Factors f;
+  f.night.assign(nights, 0);
+  f.night_se.assign(nights, 0);
+  f.night_noise.assign(nights, 0);
+  if (!normalise || rows.size() < kMinCommonPoints) return f;
+  std::vector<double> typical;  // per row: the history's median time
+  for (const auto& r : rows) {
+    std::vector<double> t;
+    for (const Point* p : r.nights)
+      if (p) t.push_back(p->median_s);
+    typical.push_back(median(t));
+  }
+  // A factor is a median over the points' ratios: its standard error is a median's, from the
+  // ratios' scatter (median_log_se takes the ratios as its samples).
+  for (std::size_t j = 0; j < nights; ++j) {
+    std::vector<double> logs, ratios, noise;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].nights[j]) {
+        ratios.push_back(rows[i].nights[j]->median_s / typical[i]);
+        logs.push_back(std::log(ratios.back()));
+        noise.push_back(median_log_se(rows[i].nights[j]->samples));
+      }
+    if (logs.size() < kMinCommonPoints) continue;
+    f.night[j] = median(logs);
+    f.night_se[j] = median_log_se(ratios);
+    f.night_noise[j] = median(noise);
+  }
+  std::vector<double> logs, noise;  // tonight, against the history's medians with the factors out
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<double> t;
+    for (std::size_t j = 0; j < nights; ++j)
+      if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
+    if (rows[i].current->verified) {
+      logs.push_back(std::log(rows[i].current->median_s / median(t)));
+      noise.push_back(median_log_se(rows[i].current->samples));
+    }
+  }
+  if (logs.size() >= kMinCommonPoints) {
+    f.current = median(logs);
+    f.current_noise = median(noise);
+  }
+  return f;
+}
+
+MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
+  MetricComparison m;
+  MachineFactorEvidence e;
+  e.history = f.night;
+  e.history_se = median(f.night_se);
+  e.tonight = f.current;
+  e.tonight_noise = f.current_noise;
+  e.history_noise = median(f.night_noise);
+  judge_machine_factor(m, e, o);
+  return m;
+}
+
+void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const CompareOptions& o) {
+  MetricComparison& m = *c.machine;
+  ClockEvidence clocks;
+  WaitSamples waits;
+  for (const PointRow& r : rows) {
+    if (!r.current->verified) continue;
+    add_tonight(clocks, *r.current);
+    waits.add_tonight(*r.current);
+    for (const Point* p : r.nights)
+      if (p) {
+        add_history(clocks, *p);
+        waits.add_history(*p);
+      }
+  }
+  annotate_clocks(m, clocks, false);
+  if (m.clock_limited && o.clock_limited_ambiguous && m.verdict == Verdict::kSlower) {
+    m.verdict = Verdict::kAmbiguous;
+    m.note = "not gated (--clock-limited-ambiguous); " + m.note;
+  }
+  if (!m.clock_limited) annotate_cpu_wait(m, waits.evidence());
+  if (m.verdict == Verdict::kSame || m.change >= 0) return;
+  // A roof lost what the night lost when its absolute slowdown is beyond the factor's tolerance
+  // and beyond what its own spread across the nights tolerates (a roof fitted from few points
+  // moves more between nights than the median over all of them).
+  std::string lost;
+  for (const auto& r : c.roofs)
+    if (r.absolute_change && *r.absolute_change > -1 &&
+        std::log1p(*r.absolute_change) < std::log1p(-std::max(m.tolerance, r.absolute_tolerance))) {
+      c.machine_roofs.push_back(r.metric);
+      lost += fmt::format("{}{} {:+.1f} %", lost.empty() ? "" : ", ", r.metric,
+                          100 * *r.absolute_change);
+    }
+  m.note = fmt::format("every point moved {:+.1f} % together; {}; ", 100 * m.change,
+                       lost.empty() ? "no roof lost as much in absolute terms"
+                                    : "roofs lost in absolute terms: " + lost) +
+           m.note;
 }
 
 }  // namespace ridgeline

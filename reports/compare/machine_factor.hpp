@@ -3,10 +3,13 @@
 // point's log time against the history's) judged against its own spread across the history
 // nights. Taking the factor out of every point tells a code change from a shared machine's slow
 // phase; judging the factor itself catches what moves every roof alike (a driver that costs
-// bandwidth, a memory clock stuck low, a card that throttles every night).
+// bandwidth, a memory clock stuck low, a card that throttles every night). Here too: the factors
+// computed from the matched points, and what explains a machine-wide slowdown.
+#include <cstddef>
 #include <vector>
 
 #include "reports/compare/compare.hpp"
+#include "reports/compare/point_rows.hpp"
 
 namespace ridgeline {
 
@@ -36,5 +39,33 @@ double machine_tolerance(double spread, const CompareOptions& o);
 
 void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
                           const CompareOptions& o);
+
+// Machine-wide factors (log of time over the baseline's; 0 when not normalised): one per
+// history night, and tonight's. `night_se`: each history night's standard error of its factor;
+// `*_noise`: a night's median repetition noise (standard error of a point's log median), 0
+// where unknown.
+struct Factors {
+  std::vector<double> night, night_se, night_noise;
+  double current = 0, current_noise = 0;
+};
+
+// With 3 history nights or more and enough points, each night's machine-wide factor:
+// the median over the points of log(time / the history's median time). A shared machine has slow
+// phases that stretch every point of a night alike (a neighbour's build: 15–30 % on the
+// development VM); taken out, the gate sees what moved against the rest of the night.
+inline constexpr std::size_t kMinCommonPoints = 5;
+
+// All factors stay 0 unless `normalise`, and a night's unless it shares kMinCommonPoints points.
+Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise);
+
+// The factor itself as a metric, judged against its spread across the history nights.
+MetricComparison machine_metric(const Factors& f, const CompareOptions& o);
+
+// What explains a machine-wide slowdown, and what it cost the roofs. Over all the night's points:
+// a lower GPU clock or a new throttle reason (clock-limited, stays SLOWER unless
+// --clock-limited-ambiguous: a runner that throttles is a finding), else waiting for a CPU that
+// explains it (machine busy, AMBIGUOUS, as for any metric). Then the roofs whose absolute
+// change is a slowdown beyond the factor's tolerance and their own: what the night lost.
+void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const CompareOptions& o);
 
 }  // namespace ridgeline

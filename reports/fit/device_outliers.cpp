@@ -3,27 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats.hpp"
+
 namespace ridgeline {
-namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// 1.4826 · MAD of the logarithms: a standard deviation of relative changes, robust to one
-// odd value.
-double log_spread(const std::vector<double>& v) {
-  std::vector<double> logs;
-  for (double x : v) logs.push_back(std::log(x));
-  const double m = median_of(logs);
-  std::vector<double> deviations;
-  for (double l : logs) deviations.push_back(std::abs(l - m));
-  return 1.4826 * median_of(deviations);
-}
-
-}  // namespace
 
 OutlierCheck find_low_outliers(const std::vector<DeviceValue>& values, double floor, double k) {
   OutlierCheck check;
@@ -35,8 +17,8 @@ OutlierCheck find_low_outliers(const std::vector<DeviceValue>& values, double fl
     check.not_checked = values.empty() ? "no device measured" : "a device has no positive value";
     return check;
   }
-  check.median = median_of(all);
-  check.spread = log_spread(all);
+  check.median = median(all);
+  check.spread = log_sigma(all);
   if (check.devices < kMinOutlierDevices) {
     check.not_checked = "needs " + std::to_string(kMinOutlierDevices) +
                         " or more devices of one model, has " + std::to_string(check.devices);
@@ -47,14 +29,14 @@ OutlierCheck find_low_outliers(const std::vector<DeviceValue>& values, double fl
   std::vector<double> own;
   for (const auto& d : values)
     if (d.ci.low > 0 && d.ci.high > d.ci.low) own.push_back(std::log(d.ci.high / d.ci.low) / 3.92);
-  const double repetition_noise = own.empty() ? 0 : std::sqrt(2.0) * median_of(own);
+  const double repetition_noise = own.empty() ? 0 : std::sqrt(2.0) * median(own);
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::vector<double> others;
     for (std::size_t j = 0; j < values.size(); ++j)
       if (j != i) others.push_back(values[j].value);
-    const double peers = median_of(others);
+    const double peers = median(others);
     const double allowed_log =
-        std::max({-std::log1p(-floor), k * log_spread(others), k * repetition_noise});
+        std::max({-std::log1p(-floor), k * log_sigma(others), k * repetition_noise});
     const DeviceValue& d = values[i];
     const double gap = std::log(peers / d.value);
     const bool interval_below = d.ci.high <= 0 || d.ci.high < peers;  // no interval: none to ask

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 #include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 #include "reports/fit/uniform_index.hpp"
 
 namespace ridgeline {

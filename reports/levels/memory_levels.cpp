@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 
 namespace ridgeline {
 
@@ -59,7 +59,7 @@ std::vector<Segment> find_plateaus(const std::vector<double>& y) {
   // Noise from neighbour differences (robust to the few big steps), floored at 2 %.
   std::vector<double> diffs;
   for (std::size_t i = 1; i < n; ++i) diffs.push_back(std::fabs(y[i] - y[i - 1]));
-  const double sigma = std::max(1.4826 * median(diffs) / std::sqrt(2.0), 0.02);
+  const double sigma = std::max(kMadToSigma * median(diffs) / std::sqrt(2.0), 0.02);
   const double penalty = 3 * sigma * sigma * std::log(double(n));
   // Prefix sums give each piece's squared error in O(1).
   std::vector<double> s(n + 1, 0), s2(n + 1, 0);

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/robust_location.hpp"
+#include "core/stats.hpp"
 #include "reports/fit/roofline_fit.hpp"
 
 namespace ridgeline {

@@ -1,0 +1,115 @@
+#include "reports/compare/gate_rule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ridgeline {
+
+Verdict decide(double change, double tolerance, double p_value, double min_p_value, double alpha,
+               std::string& note) {
+  // On a log scale, so that a spread wider than 100 % still leaves a 10x slowdown beyond it.
+  if (change > -1 && std::fabs(std::log1p(change)) <= -std::log1p(-tolerance))
+    return Verdict::kSame;
+  if (p_value < alpha) return change < 0 ? Verdict::kSlower : Verdict::kFaster;
+  note = min_p_value >= alpha
+             ? fmt::format("too few samples: the test cannot reach p < {:g} (best possible {:.3g})",
+                           alpha, min_p_value)
+             : fmt::format("not significant (p = {:.3g} >= {:g})", p_value, alpha);
+  return Verdict::kAmbiguous;
+}
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p) {
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::sort(order.begin(), order.end(), [&p](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> q(m, 1);
+  double running = 1;  // q is monotone: the minimum of p·m/rank over this rank and all above it
+  for (std::size_t r = m; r-- > 0;) {
+    running = std::min(running, p[order[r]] * double(m) / double(r + 1));
+    q[order[r]] = std::min(1.0, running);
+  }
+  return q;
+}
+
+double z_two_sided(double p) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+double tolerance_of(double spread, const CompareOptions& o) {
+  const double log_tolerance =
+      std::max(-std::log1p(-o.threshold_pct / 100), spread > 0 ? o.k * spread : 0);
+  return -std::expm1(-log_tolerance);
+}
+
+void set_history(MetricComparison& m, const std::vector<double>& values, const CompareOptions& o) {
+  m.nights = int(values.size());
+  m.baseline_value = median(values);
+  m.spread = robust_log_spread(values);
+  m.tolerance = tolerance_of(m.spread, o);
+}
+
+MetricComparison missing(const std::string& metric, bool roof, const std::string& baseline,
+                         double baseline_value, const std::string& why) {
+  MetricComparison m;
+  m.metric = metric;
+  m.roof = roof;
+  m.baseline = baseline;
+  m.baseline_value = baseline_value;
+  m.current = "–";
+  m.change = -1;  // nothing measured is no throughput
+  m.verdict = Verdict::kMissing;
+  m.note = why;
+  return m;
+}
+
+// A spread from 3 to 7 nights is itself uncertain: now and then far below the metric's true
+// night-to-night noise, and the gate would cry wolf there. Each metric's spread is therefore at
+// least kSpreadFloor × the median spread of its kind (roofs, points) on this host.
+constexpr double kSpreadFloor = 0.5;
+
+void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size_t>& which,
+                std::size_t tests, const CompareOptions& o) {
+  std::vector<double> spreads;
+  for (std::size_t i : which)
+    if (list[i].spread >= 0) spreads.push_back(list[i].spread);
+  const double floor = kSpreadFloor * median(spreads);
+  for (std::size_t i : which) {
+    MetricComparison& m = list[i];
+    if (m.spread >= 0 && m.spread < floor) {
+      m.note +=
+          fmt::format("; spread {:.1f} % raised to half the median of its kind", 100 * m.spread);
+      m.spread = floor;
+    }
+    // Tonight's own median is uncertain too: a night noisier than the history's widens it.
+    // Not std::hypot: glibc 2.35 gave hypot a new symbol version, and a binary that binds
+    // hypot@GLIBC_2.35 does not start on the glibc 2.34 machines a bundle must run on. Both
+    // terms are relative spreads (well inside 1e±150), so the plain root cannot overflow.
+    if (m.spread > 0) m.spread = std::sqrt(m.spread * m.spread + m.current_se * m.current_se);
+    m.tolerance = tolerance_of(m.spread, o);
+    std::string why;
+    m.verdict = decide(m.change, m.tolerance, m.q_value, m.min_p_value, o.alpha, why);
+    m.note = (why.empty() ? m.note : why + "; " + m.note);
+    // Beyond the tolerance, the test must also reach alpha: with noisy repetitions (or bootstrap
+    // replicates) that takes a larger change, z(alpha / tests) noise units.
+    const double z = z_two_sided(o.alpha / double(std::max<std::size_t>(tests, 1)));
+    m.min_detectable =
+        m.min_p_value < o.alpha ? std::max(m.tolerance, -std::expm1(-z * m.test_noise)) : -1;
+  }
+}
+
+std::string spread_note(const MetricComparison& m) {
+  if (m.spread < 0)
+    return fmt::format("spread unknown ({} night{})", m.nights, m.nights == 1 ? "" : "s");
+  return fmt::format("spread {:.1f} % over {} nights", 100 * m.spread, m.nights);
+}
+
+}  // namespace ridgeline
