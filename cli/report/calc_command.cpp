@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "cli/report/validators.hpp"
-#include "reports/machines/machine_profile.hpp"
 #include "core/input_error.hpp"
+#include "reports/machines/machine_profile.hpp"
 #include "reports/roofline/calc.hpp"
 
 namespace ridgeline {

@@ -10,8 +10,8 @@
 #include "cli/report/fit_command.hpp"
 #include "cli/report/place_command.hpp"
 #include "cli/report/report_command.hpp"
-#include "core/suggest.hpp"
 #include "core/input_error.hpp"
+#include "core/suggest.hpp"
 
 namespace ridgeline {
 

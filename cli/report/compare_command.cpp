@@ -5,16 +5,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "core/terminal.hpp"
 #include "cli/report/validators.hpp"
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
+#include "core/terminal.hpp"
 #include "reports/compare/compare.hpp"
 #include "reports/compare/device_compare.hpp"
 #include "reports/compare/kernel_compare.hpp"
 #include "reports/kernels/kernels_file.hpp"
 #include "reports/render/compare_markdown.hpp"
 #include "reports/render/kernel_compare_markdown.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {

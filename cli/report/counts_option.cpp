@@ -1,7 +1,7 @@
 #include "cli/report/counts_option.hpp"
 
-#include "reports/kernels/counter_import.hpp"
 #include "core/input_error.hpp"
+#include "reports/kernels/counter_import.hpp"
 
 namespace ridgeline {
 

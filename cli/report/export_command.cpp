@@ -3,11 +3,11 @@
 #include <iostream>
 #include <memory>
 
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 #include "reports/export/export_format.hpp"
 #include "reports/fit/analysis.hpp"
 #include "results/device_split.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,11 +6,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "reports/fit/analysis.hpp"
+#include "core/input_error.hpp"
 #include "core/units.hpp"
+#include "reports/fit/analysis.hpp"
 #include "results/csv_points.hpp"
 #include "results/device_split.hpp"
-#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

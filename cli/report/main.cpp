@@ -2,8 +2,9 @@
 #include "cli/report/commands.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"ridgeline-report: fit, report, place, compare, export and calc on ridgeline results",
-               "ridgeline-report"};
+  CLI::App app{
+      "ridgeline-report: fit, report, place, compare, export and calc on ridgeline results",
+      "ridgeline-report"};
   app.set_version_flag("-V,--version", "ridgeline-report " RIDGELINE_REPORT_VERSION);
   int exit_code = 0;
   ridgeline::add_report_commands(app, exit_code);

@@ -6,15 +6,15 @@
 
 #include "cli/report/counts_option.hpp"
 #include "cli/report/workload_options.hpp"
+#include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/machines/machine_profile.hpp"
 #include "reports/render/host_labels.hpp"
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/workload_markdown.hpp"
-#include "results/device_split.hpp"
-#include "core/input_error.hpp"
 #include "reports/roofline/calc.hpp"
+#include "results/device_split.hpp"
 
 namespace ridgeline {
 namespace {

@@ -9,6 +9,7 @@
 
 #include "cli/report/counts_option.hpp"
 #include "cli/report/workload_options.hpp"
+#include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/render/devices_markdown.hpp"
@@ -18,7 +19,6 @@
 #include "reports/render/svg_chart.hpp"
 #include "reports/render/workload_markdown.hpp"
 #include "results/device_split.hpp"
-#include "core/input_error.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {

@@ -4,9 +4,9 @@
 #include "cli/run/harness_commands.hpp"
 #include "cli/run/kokkos_session.hpp"
 #include "cli/run/run_checks.hpp"
+#include "core/input_error.hpp"
 #include "harness/context/baseline_key.hpp"
 #include "harness/context/context.hpp"
-#include "core/input_error.hpp"
 
 namespace ridgeline {
 

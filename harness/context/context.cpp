@@ -10,14 +10,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/host/cpu_info.hpp"
+#include "backends/spaces.hpp"
+#include "core/profiles_root.hpp"
+#include "core/units.hpp"
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/compat/kokkos_kernels_compat.hpp"
 #include "harness/context/memory_limit.hpp"
-#include "backends/host/cpu_info.hpp"
-#include "core/profiles_root.hpp"
 #include "provenance.hpp"
-#include "core/units.hpp"
-#include "backends/spaces.hpp"
 
 namespace ridgeline {
 namespace {

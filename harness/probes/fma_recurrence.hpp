@@ -18,9 +18,9 @@
 #include <array>
 #include <cstddef>
 
+#include "backends/spaces.hpp"
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/vector_isa.hpp"
-#include "backends/spaces.hpp"
 
 namespace ridgeline {
 

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "harness/probes/vector_isa.hpp"
 #include "backends/spaces.hpp"
+#include "harness/probes/vector_isa.hpp"
 
 namespace ridgeline {
 

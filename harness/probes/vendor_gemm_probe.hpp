@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "backends/vendor_gemm.hpp"
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/fp8_e4m3.hpp"
 #include "harness/probes/half_precision.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
-#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/vendor_gemm.hpp"
 #include "harness/probes/probe.hpp"
 #include "harness/probes/vendor_gemm_probe.hpp"
 #include "harness/sweep/sweep_profile.hpp"
-#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline {
 

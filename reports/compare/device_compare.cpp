@@ -3,8 +3,8 @@
 #include <cmath>
 #include <map>
 
-#include "results/device_split.hpp"
 #include "core/input_error.hpp"
+#include "results/device_split.hpp"
 
 namespace ridgeline {
 namespace {

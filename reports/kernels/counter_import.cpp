@@ -4,11 +4,11 @@
 
 #include <map>
 
+#include "core/file_io.hpp"
+#include "core/input_error.hpp"
 #include "reports/kernels/csv_table.hpp"
 #include "reports/kernels/ncu_csv.hpp"
 #include "reports/kernels/rocprofv3_csv.hpp"
-#include "core/file_io.hpp"
-#include "core/input_error.hpp"
 
 namespace ridgeline {
 namespace {

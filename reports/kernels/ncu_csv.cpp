@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "reports/kernels/csv_table.hpp"
 #include "core/input_error.hpp"
+#include "reports/kernels/csv_table.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,8 +4,8 @@
 #include <set>
 #include <utility>
 
-#include "reports/kernels/csv_table.hpp"
 #include "core/input_error.hpp"
+#include "reports/kernels/csv_table.hpp"
 
 namespace ridgeline {
 namespace {

@@ -10,8 +10,8 @@
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
 #include "core/profiles_root.hpp"
-#include "results/results_file.hpp"
 #include "reports/roofline/model.hpp"
+#include "results/results_file.hpp"
 
 namespace ridgeline {
 namespace {

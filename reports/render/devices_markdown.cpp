@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
+#include "core/units.hpp"
 #include "reports/fit/device_outliers.hpp"
 #include "reports/render/markdown_text.hpp"
-#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
-#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "core/units.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/markdown_text.hpp"
-#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "reports/render/markdown_text.hpp"
 #include "core/units.hpp"
+#include "reports/render/markdown_text.hpp"
 #include "reports/workloads/workload_table.hpp"
 
 namespace ridgeline {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/units.hpp"
 #include "core/input_error.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 namespace {

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/profiles_root.hpp"
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
-#include "results/results_file.hpp"
+#include "core/profiles_root.hpp"
 #include "reports/workloads/phase_counts.hpp"
+#include "results/results_file.hpp"
 
 namespace ridgeline {
 namespace {

@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/kernels/kernels_file.hpp"
 #include "connector/kokkosp_abi.hpp"
+#include "reports/kernels/kernels_file.hpp"
 #include "ridgeline/annotation_format.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"

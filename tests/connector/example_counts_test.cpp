@@ -6,8 +6,8 @@
 // every load, does not measure.
 #include <gtest/gtest.h>
 
-#include "tests/harness/counting_scalar.hpp"
 #include "examples/kernels/app_kernels.hpp"
+#include "tests/harness/counting_scalar.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
+#include "core/input_error.hpp"
 #include "reports/fit/roofline_fit.hpp"
 #include "results/csv_points.hpp"
-#include "core/input_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

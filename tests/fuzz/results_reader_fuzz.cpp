@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <string>
 
+#include "core/input_error.hpp"
 #include "reports/compare/compare.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/render/compare_markdown.hpp"
 #include "reports/render/report_markdown.hpp"
-#include "core/input_error.hpp"
 #include "results/results_model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -9,8 +9,8 @@
 
 #include "backends/device_caches.hpp"
 #include "backends/measurement.hpp"
-#include "results/results_writer.hpp"
 #include "backends/telemetry.hpp"
+#include "results/results_writer.hpp"
 
 namespace ridgeline {
 namespace {

@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "harness/context/context.hpp"
 #include "core/input_error.hpp"
+#include "harness/context/context.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,12 +3,12 @@
 // their PointInfo states. Launch-shape facts are checked against the recorded params.
 #include <gtest/gtest.h>
 
-#include "tests/harness/counting_scalar.hpp"
 #include "harness/probes/fma_ladder_probe.hpp"
 #include "harness/probes/library_probes.hpp"
 #include "harness/probes/peak_probe.hpp"
 #include "harness/probes/sram_probe.hpp"
 #include "harness/probes/stream_probe.hpp"
+#include "tests/harness/counting_scalar.hpp"
 
 namespace ridgeline {
 namespace {

@@ -7,11 +7,11 @@
 #include <set>
 #include <vector>
 
+#include "backends/vendor_gemm.hpp"
 #include "harness/probes/fp8_e4m3.hpp"
 #include "harness/probes/half_precision.hpp"
 #include "harness/probes/vendor_gemm_probe.hpp"
 #include "harness/sweep/vendor_gemm_plan.hpp"
-#include "backends/vendor_gemm.hpp"
 
 namespace ridgeline {
 namespace {

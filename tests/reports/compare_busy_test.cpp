@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/compare/compare.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

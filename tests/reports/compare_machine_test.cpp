@@ -12,8 +12,8 @@
 #include <functional>
 #include <iostream>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/compare/machine_factor.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

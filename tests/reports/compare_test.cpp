@@ -4,9 +4,9 @@
 #include <cmath>
 #include <functional>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/compare/compare.hpp"
 #include "reports/compare/mann_whitney.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -3,12 +3,12 @@
 // readers' one-line errors naming the file, the line and the column.
 #include <gtest/gtest.h>
 
-#include "tests/reports/cli_test_support.hpp"
+#include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/counter_import.hpp"
 #include "reports/kernels/csv_table.hpp"
 #include "reports/kernels/kernel_placement.hpp"
-#include "core/input_error.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

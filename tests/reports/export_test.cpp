@@ -6,8 +6,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/fit/analysis.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

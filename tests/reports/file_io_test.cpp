@@ -7,8 +7,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "core/input_error.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <tuple>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "core/input_error.hpp"
 #include "results/results_model.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

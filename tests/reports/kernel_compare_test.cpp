@@ -4,10 +4,10 @@
 // tests/data/cpu_run_slow.json, whose bandwidth is 10 % lower, and the kernel 10 % slower).
 #include <gtest/gtest.h>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/compare/kernel_compare.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernels_file.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <filesystem>
 
-#include "tests/reports/cli_test_support.hpp"
+#include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/kernels/kernels_file.hpp"
-#include "core/input_error.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "reports/machines/host_match.hpp"
 #include "core/input_error.hpp"
+#include "reports/machines/host_match.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace ridgeline {

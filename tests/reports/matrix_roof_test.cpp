@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -2,11 +2,11 @@
 // from a one-process fixture copied onto 4 ranks, one of them slowed down.
 #include <gtest/gtest.h>
 
-#include "tests/reports/cli_test_support.hpp"
+#include "core/input_error.hpp"
 #include "reports/fit/device_outliers.hpp"
 #include "results/device_split.hpp"
-#include "core/input_error.hpp"
 #include "results/results_model.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline::test {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/render/svg_chart.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <fstream>
 
-#include "tests/reports/cli_test_support.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/report_markdown.hpp"
+#include "tests/reports/cli_test_support.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace ridgeline {

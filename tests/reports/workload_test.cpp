@@ -5,13 +5,13 @@
 
 #include <cmath>
 
-#include "tests/reports/cli_test_support.hpp"
-#include "reports/fit/analysis.hpp"
-#include "core/units.hpp"
 #include "core/input_error.hpp"
+#include "core/units.hpp"
+#include "reports/fit/analysis.hpp"
 #include "reports/workloads/phase_counts.hpp"
 #include "reports/workloads/speed_of_light.hpp"
 #include "reports/workloads/workload_request.hpp"
+#include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
 namespace {
