@@ -1,0 +1,23 @@
+#pragma once
+// Which charts a report draws, and their SVG: one per host with every file of it (several files:
+// their DRAM roofs only; one file: its memory levels too), one small chart per space × dtype of
+// a host, and one of all hosts when there are several. File names are unique and safe for any
+// host name.
+#include <string>
+#include <vector>
+
+#include "reports/fit/analysis.hpp"
+#include "reports/render/kernels_markdown.hpp"
+#include "reports/render/report_markdown.hpp"
+
+namespace ridgeline {
+
+struct ReportCharts {
+  std::vector<ChartLink> links;   // what the report links, in order
+  std::vector<std::string> svgs;  // the chart of each link
+};
+
+ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
+                                const std::vector<PlacedKernelsFile>& kernels);
+
+}  // namespace ridgeline
