@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/machines/host_match.hpp"
+#include "reports/machines/spec_grade.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
@@ -135,21 +136,16 @@ void summary(std::string& md, const std::vector<FileAnalysis>& files,
             "- " + (several ? md_text(f.label) + ": " : std::string()) + scope.why_none + "\n";
       if (scope.profile) {
         const MachineProfile& profile = *scope.profile;
-        // The fitted P comes from FMA probes on the vector units: it is held against the sheet's
-        // vector figure only, never a tensor one, which would make a correct vector peak look
-        // like a tenth of the machine. P_matrix against the matrix figure of its accumulate mode.
-        const auto peak = profile.grading_peak(gf.dtype, UnitKind::kVector);
-        const auto matrix_peak =
-            m ? profile.grading_peak(gf.dtype, UnitKind::kMatrix, m->accumulate) : std::nullopt;
-        if (m) m_spec = matrix_peak ? pct(m->peak.value / matrix_peak->flops) : "not on sheet";
-        p_spec = peak ? pct(r.peak_flops / (peak->flops * scope.peak_share)) : "not on sheet";
+        const SpecGrade grade = grade_against_sheet(gf, profile, scope.peak_share);
+        const auto& peak = grade.vector_peak;
+        const auto& matrix_peak = grade.matrix_peak;
+        if (m) m_spec = grade.matrix_fraction ? pct(*grade.matrix_fraction) : "not on sheet";
+        p_spec = grade.p_fraction ? pct(*grade.p_fraction) : "not on sheet";
         if (peak && scope.peak_share < 1)
           p_spec += fmt::format(" of {}", format_flops(peak->flops * scope.peak_share));
-        // Beyond a sheet's figure by more than noise: the sheet or the match is wrong.
-        if (peak && r.peak_flops > 1.05 * peak->flops * scope.peak_share)
-          p_spec += " **above the sheet**";
+        if (grade.p_above_sheet) p_spec += " **above the sheet**";
         b_spec = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
-                                                  : pct(r.bandwidth / profile.bandwidth);
+                                                  : pct(grade.b_fraction);
         const std::string listed = profile.id + "/" + gf.dtype;
         if (!spec_listed[listed]) {
           spec_listed[listed] = true;

@@ -1,0 +1,75 @@
+// The "% of sheet" fractions: P against the vector figure times the space's share, P_matrix
+// against the matrix figure of its accumulate mode, and a P beyond the sheet flagged.
+#include "reports/machines/spec_grade.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ridgeline {
+namespace {
+
+MachineProfile sheet() {
+  MachineProfile p;
+  p.bandwidth = 100e9;
+  p.peaks = {{"fp32", 400e9, "vector", "", true, ""},
+             {"fp32", 4000e9, "tensor", "fp32", true, ""},
+             {"fp32", 8000e9, "tensor", "fp32", false, ""}};  // sparse: never graded against
+  return p;
+}
+
+GroupFit fitted(double p, double b) {
+  GroupFit g;
+  g.space = "Cuda";
+  g.dtype = "fp32";
+  g.fit = RoofFit{};
+  g.fit->estimate.roof = {p, b};
+  return g;
+}
+
+TEST(SpecGrade, FractionsOfTheVectorFigureAndTheBandwidth) {
+  const SpecGrade g = grade_against_sheet(fitted(300e9, 80e9), sheet(), 1.0);
+  ASSERT_TRUE(g.vector_peak);
+  EXPECT_EQ(g.vector_peak->unit, "vector");  // never the tensor figure
+  ASSERT_TRUE(g.p_fraction);
+  EXPECT_DOUBLE_EQ(*g.p_fraction, 0.75);
+  EXPECT_DOUBLE_EQ(g.b_fraction, 0.8);
+  EXPECT_FALSE(g.p_above_sheet);
+  EXPECT_FALSE(g.matrix_peak);  // no GEMM on matrix units: no matrix grade
+  EXPECT_FALSE(g.matrix_fraction);
+}
+
+TEST(SpecGrade, AShareOfTheUnitsIsHeldAgainstItsShareOfP) {
+  const SpecGrade g = grade_against_sheet(fitted(150e9, 80e9), sheet(), 0.5);
+  EXPECT_DOUBLE_EQ(*g.p_fraction, 0.75);
+  EXPECT_FALSE(g.p_above_sheet);
+}
+
+TEST(SpecGrade, APBeyondTheSheetByMoreThanNoiseIsFlagged) {
+  EXPECT_FALSE(grade_against_sheet(fitted(1.04 * 400e9, 80e9), sheet(), 1.0).p_above_sheet);
+  EXPECT_TRUE(grade_against_sheet(fitted(1.06 * 400e9, 80e9), sheet(), 1.0).p_above_sheet);
+  EXPECT_TRUE(grade_against_sheet(fitted(1.06 * 200e9, 80e9), sheet(), 0.5).p_above_sheet);
+}
+
+TEST(SpecGrade, PMatrixAgainstTheDenseMatrixFigure) {
+  GroupFit g = fitted(300e9, 80e9);
+  g.matrix = MatrixRoofFit{};
+  g.matrix->peak.value = 3000e9;
+  g.matrix->accumulate = "fp32";
+  const SpecGrade s = grade_against_sheet(g, sheet(), 1.0);
+  ASSERT_TRUE(s.matrix_peak);
+  EXPECT_DOUBLE_EQ(s.matrix_peak->flops, 4000e9);  // the dense figure, not the sparse one
+  ASSERT_TRUE(s.matrix_fraction);
+  EXPECT_DOUBLE_EQ(*s.matrix_fraction, 0.75);
+}
+
+TEST(SpecGrade, NoFigureForTheDtypeGivesNoFraction) {
+  GroupFit g = fitted(300e9, 80e9);
+  g.dtype = "fp64";
+  const SpecGrade s = grade_against_sheet(g, sheet(), 1.0);
+  EXPECT_FALSE(s.vector_peak);
+  EXPECT_FALSE(s.p_fraction);
+  EXPECT_FALSE(s.p_above_sheet);
+  EXPECT_DOUBLE_EQ(s.b_fraction, 0.8);
+}
+
+}  // namespace
+}  // namespace ridgeline
