@@ -100,4 +100,14 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   m.note = fmt::format("machine busy: {}, which explains the change; ", waited) + m.note;
 }
 
+void add_row(const PointRow& r, ClockEvidence& clocks, WaitSamples& waits) {
+  add_tonight(clocks, *r.current);
+  waits.add_tonight(*r.current);
+  for (const Point* p : r.nights)
+    if (p) {
+      add_history(clocks, *p);
+      waits.add_history(*p);
+    }
+}
+
 }  // namespace ridgeline

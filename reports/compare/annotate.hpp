@@ -8,6 +8,7 @@
 
 #include "core/stats.hpp"
 #include "reports/compare/comparison.hpp"
+#include "reports/compare/point_rows.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {
@@ -70,5 +71,8 @@ struct WaitSamples {
     return e;
   }
 };
+
+// A point row's evidence: tonight's point and its history nights, clocks and CPU waits alike.
+void add_row(const PointRow& r, ClockEvidence& clocks, WaitSamples& waits);
 
 }  // namespace ridgeline

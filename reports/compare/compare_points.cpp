@@ -98,13 +98,7 @@ void annotate_points(const PointMatch& match, Comparison& c) {
     const PointRow& r = match.rows[match.order[k]];
     ClockEvidence clocks;
     WaitSamples waits;
-    add_tonight(clocks, *r.current);
-    waits.add_tonight(*r.current);
-    for (const Point* p : r.nights)
-      if (p) {
-        add_history(clocks, *p);
-        waits.add_history(*p);
-      }
+    add_row(r, clocks, waits);
     annotate_clocks(c.points[k], clocks, r.current->family == "peak");
     annotate_cpu_wait(c.points[k], waits.evidence());
   }

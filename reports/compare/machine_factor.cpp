@@ -120,14 +120,7 @@ void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const Com
   ClockEvidence clocks;
   WaitSamples waits;
   for (const PointRow& r : rows) {
-    if (!r.current->verified) continue;
-    add_tonight(clocks, *r.current);
-    waits.add_tonight(*r.current);
-    for (const Point* p : r.nights)
-      if (p) {
-        add_history(clocks, *p);
-        waits.add_history(*p);
-      }
+    if (r.current->verified) add_row(r, clocks, waits);
   }
   annotate_clocks(m, clocks, false);
   if (m.clock_limited && o.clock_limited_ambiguous && m.verdict == Verdict::kSlower) {
