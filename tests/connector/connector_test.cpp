@@ -18,6 +18,7 @@
 #include "ridgeline/annotation_format.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -27,7 +28,7 @@ constexpr std::uint32_t kOpenMP = 1u << 24, kCuda = 2u << 24;
 constexpr std::uint64_t kKokkos34 = 20210225, kKokkos4 = 20240906;
 
 struct Connector {
-  void* handle = dlopen(RIDGELINE_KP_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(ridgeline::test::paths::kKpLibrary, RTLD_NOW | RTLD_LOCAL);
   template <class F>
   F* fn(const char* name) {
     return reinterpret_cast<F*>(dlsym(handle, name));

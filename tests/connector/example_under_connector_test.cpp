@@ -11,12 +11,15 @@
 #include "reports/kernels/kernels_file.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
 constexpr int kSteps = 4;
 constexpr std::size_t kStream = 4096, kGrid = 64, kGemm = 16;
+const std::string kKp = test::paths::kKpLibrary;
+const std::string kExample = test::paths::kExampleBin;
 
 std::string example_args() {
   return " --steps " + std::to_string(kSteps) + " --n-stream " + std::to_string(kStream) +
@@ -67,10 +70,9 @@ void expect_example_kernels(const KernelsFile& f) {
 TEST(ExampleUnderConnector, ByEnvironmentVariable) {
   test::TempDir dir;
   const std::string out = dir.path + "/kernels.json";
-  const auto r =
-      test::run_command("OMP_PROC_BIND=false KOKKOS_PROFILE_LIBRARY=" RIDGELINE_KP_LIBRARY
-                        " KOKKOS_TOOLS_LIBS=" RIDGELINE_KP_LIBRARY " RIDGELINE_KP_OUT=" +
-                        out + " " RIDGELINE_EXAMPLE_BIN + example_args());
+  const auto r = test::run_command(std::string("OMP_PROC_BIND=false KOKKOS_PROFILE_LIBRARY=") +
+                                   kKp + " KOKKOS_TOOLS_LIBS=" + kKp + " RIDGELINE_KP_OUT=" + out +
+                                   " " + kExample + example_args());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("results correct"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("ridgeline-kp: wrote " + out), std::string::npos) << r.err;
@@ -80,9 +82,8 @@ TEST(ExampleUnderConnector, ByEnvironmentVariable) {
 TEST(ExampleUnderConnector, ByCommandLineArgument) {
   test::TempDir dir;
   const std::string out = dir.path + "/kernels.json";
-  const auto r =
-      test::run_command("OMP_PROC_BIND=false RIDGELINE_KP_OUT=" + out + " " RIDGELINE_EXAMPLE_BIN +
-                        example_args() + " --kokkos-tools-library=" RIDGELINE_KP_LIBRARY);
+  const auto r = test::run_command("OMP_PROC_BIND=false RIDGELINE_KP_OUT=" + out + " " + kExample +
+                                   example_args() + " --kokkos-tools-library=" + kKp);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_example_kernels(load_kernels(out));
 }

@@ -6,12 +6,16 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
+const std::string kBin = test::paths::kRunBin;
+const std::string kSource = test::paths::kSourceDir;
+
 TEST(CliInfo, JsonDescribesHostSpaceCpuAndBuild) {
-  const auto r = test::run_command(std::string(RIDGELINE_BIN) + " info --json");
+  const auto r = test::run_command(kBin + " info --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_FALSE(j["ridgeline"]["version"].get<std::string>().empty());
@@ -46,7 +50,7 @@ TEST(CliInfo, JsonDescribesHostSpaceCpuAndBuild) {
 // The key scripts/nightly files this machine's baselines under: the host and, on a host-only
 // build, the CPU model (harness/context/baseline_key's test pins the rule itself).
 TEST(CliInfo, JsonGivesTheNightlyBaselineKey) {
-  const auto r = test::run_command(std::string(RIDGELINE_BIN) + " info --json");
+  const auto r = test::run_command(kBin + " info --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto& b = j["baseline"];
@@ -62,7 +66,7 @@ TEST(CliInfo, JsonGivesTheNightlyBaselineKey) {
 }
 
 TEST(CliInfo, TextNamesEverySpace) {
-  const auto r = test::run_command(std::string(RIDGELINE_BIN) + " info");
+  const auto r = test::run_command(kBin + " info");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Execution spaces:"), std::string::npos);
   EXPECT_NE(r.out.find("Serial"), std::string::npos);
@@ -74,9 +78,8 @@ TEST(CliInfo, TextNamesEverySpace) {
 TEST(CliInfo, CopiedBinaryFindsProfilesNextToItself) {
   const std::string dir = "/tmp/ridgeline-copied-" + std::to_string(getpid());
   const std::string setup = "rm -rf " + dir + " && mkdir -p " + dir + "/bin " + dir +
-                            "/share/ridgeline && cp " + RIDGELINE_BIN + " " + dir +
-                            "/bin/ && cp -r " + RIDGELINE_SOURCE_DIR + "/profiles " + dir +
-                            "/share/ridgeline/";
+                            "/share/ridgeline && cp " + kBin + " " + dir + "/bin/ && cp -r " +
+                            kSource + "/profiles " + dir + "/share/ridgeline/";
   ASSERT_EQ(test::run_command(setup).exit_code, 0);
   const auto r = test::run_command(dir + "/bin/ridgeline info --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -89,8 +92,8 @@ TEST(CliInfo, CopiedBinaryFindsProfilesNextToItself) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("known: cache, full"), std::string::npos) << run.err;
 
-  const auto env = test::run_command("RIDGELINE_PROFILES=" + std::string(RIDGELINE_SOURCE_DIR) +
-                                     "/profiles " + dir + "/bin/ridgeline info --json");
+  const auto env = test::run_command("RIDGELINE_PROFILES=" + kSource + "/profiles " + dir +
+                                     "/bin/ridgeline info --json");
   ASSERT_EQ(env.exit_code, 0) << env.err;
   EXPECT_EQ(nlohmann::json::parse(env.out)["profiles"]["found_by"], "RIDGELINE_PROFILES");
 

@@ -12,12 +12,14 @@
 
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline::test {
 namespace {
 
-const std::string kBin = RIDGELINE_BIN;
-const std::string kSweep = RIDGELINE_MPI_SWEEP;
+const std::string kBin = ridgeline::test::paths::kRunBin;
+const std::string kSweep =
+    std::string(ridgeline::test::paths::kSourceDir) + "/tests/mpi/mpi-test-sweep.json";
 
 // Open MPI refuses root without these (CI runs as root); --oversubscribe: more ranks than cores.
 std::string mpirun(int ranks, const std::string& args) {
@@ -169,9 +171,10 @@ TEST(MpiJob, NightlyRunsUnderALauncherAndGatesEachDevice) {
   const std::string launcher =
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
       "OMPI_MCA_btl_vader_single_copy_mechanism=none " +
-      std::string(RIDGELINE_NIGHTLY) + " --bin " + kBin + " --profile " + kSweep +
-      " --results-dir " + dir.path + "/results --baseline-dir " + dir.path +
-      "/baselines --launcher '" + RIDGELINE_MPIEXEC + " --oversubscribe -n 2' -- --probe fma,peak";
+      std::string(ridgeline::test::paths::kSourceDir) + "/scripts/nightly --bin " + kBin +
+      " --profile " + kSweep + " --results-dir " + dir.path + "/results --baseline-dir " +
+      dir.path + "/baselines --launcher '" + RIDGELINE_MPIEXEC +
+      " --oversubscribe -n 2' -- --probe fma,peak";
   const auto first = run_command(launcher);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   const auto second = run_command(launcher);

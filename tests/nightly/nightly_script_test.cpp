@@ -17,6 +17,7 @@
 
 #include "results/results_file.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -26,9 +27,10 @@ using nlohmann::json;
 using test::run_command;
 using test::slurp;
 
-const std::string kBin = RIDGELINE_BIN;
-const std::string kScript = std::string(RIDGELINE_SOURCE_DIR) + "/scripts/nightly";
-const std::string kProfile = NIGHTLY_TEST_PROFILE;
+const std::string kBin = ridgeline::test::paths::kRunBin;
+const std::string kScript = std::string(ridgeline::test::paths::kSourceDir) + "/scripts/nightly";
+const std::string kProfile =
+    std::string(ridgeline::test::paths::kSourceDir) + "/tests/nightly/nightly-test-sweep.json";
 
 struct Night {
   test::CommandResult r;
@@ -145,7 +147,8 @@ class NightlyScript : public ::testing::Test {
     const bool recorded = replay == Replay::kRecordedNight;
     const std::string wrapper = (dir_ / "ridgeline-replaying").string();
     const std::string source =
-        recorded ? std::string(RIDGELINE_TEST_DATA) + "/gate-history/night-01.json" : "";
+        recorded ? std::string(ridgeline::test::paths::kTestData) + "/gate-history/night-01.json"
+                 : "";
     std::ofstream(wrapper)
         << "#!/bin/bash\n"
            "[ \"$1\" = run ] || exec '" +

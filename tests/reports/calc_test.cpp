@@ -3,13 +3,14 @@
 #include "core/input_error.hpp"
 #include "reports/roofline/calc.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
 using test::run_command;
 
-const std::string kBin = RIDGELINE_REPORT_BIN;
+const std::string kBin = ridgeline::test::paths::kReportBin;
 
 TEST(Calc, SeedTableByteForByte) {
   const auto r = run_command(kBin +

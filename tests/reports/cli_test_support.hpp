@@ -11,11 +11,12 @@
 
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline::test {
 
-inline const std::string kBin = RIDGELINE_REPORT_BIN;
-inline const std::string kData = RIDGELINE_TEST_DATA;
+inline const std::string kBin = ridgeline::test::paths::kReportBin;
+inline const std::string kData = ridgeline::test::paths::kTestData;
 
 inline void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

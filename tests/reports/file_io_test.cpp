@@ -9,6 +9,7 @@
 
 #include "core/input_error.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -111,8 +112,9 @@ TEST(FileIo, FsyncOrCloseFailureKeepsTheOldFile) {
   const std::string out = dir.path + "/compare.md";
   for (const char* fail : {"RIDGELINE_FAIL_FSYNC=1", "RIDGELINE_FAIL_CLOSE=1"}) {
     write_file(out, "the old report\n");
-    const auto r = run_command(std::string(fail) + " LD_PRELOAD=" + RIDGELINE_FAILING_IO_PRELOAD +
-                               " " + kCompare + out);
+    const auto r =
+        run_command(std::string(fail) + " LD_PRELOAD=" + ridgeline::test::paths::kFailingIoPreload +
+                    " " + kCompare + out);
     EXPECT_EQ(r.exit_code, 2) << fail;
     EXPECT_EQ(line_count(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(out + ": cannot write ("), std::string::npos) << r.err;

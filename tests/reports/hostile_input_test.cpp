@@ -8,6 +8,7 @@
 #include "core/input_error.hpp"
 #include "results/results_model.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -166,8 +167,8 @@ TEST(HostileInput, MachineDescriptionsAreBounded) {
 TEST(HostileInput, MachineSheetWithNullOrWronglyTypedFields) {
   TempDir dir;
   std::filesystem::create_directories(dir.path + "/machines");
-  json sheet = json::parse(
-      slurp(std::string(RIDGELINE_SOURCE_DIR) + "/profiles/machines/epyc-zen5-2vcpu.json"));
+  json sheet = json::parse(slurp(std::string(ridgeline::test::paths::kSourceDir) +
+                                 "/profiles/machines/epyc-zen5-2vcpu.json"));
   sheet["peaks"][0]["accumulate"] = nullptr;
   write_json(dir.path + "/machines/vm.json", sheet);
   const std::string env = "RIDGELINE_PROFILES=" + dir.path + " ";

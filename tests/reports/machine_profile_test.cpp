@@ -8,13 +8,15 @@
 #include "core/input_error.hpp"
 #include "reports/machines/host_match.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kMachines = std::string(RIDGELINE_SOURCE_DIR) + "/profiles/machines";
+const std::string kMachines =
+    std::string(ridgeline::test::paths::kSourceDir) + "/profiles/machines";
 
 TEST(MachineProfile, EveryShippedProfileLoads) {
   const auto all = load_machine_profiles(kMachines);
@@ -303,10 +305,10 @@ TEST_F(BrokenProfile, CalcWithBrokenProfileFailsWithOneLine) {
   const auto path =
       write(R"({"name":"x","vendor":"v","source":"y","clock":{"assumed":"boost","sm_mhz":1},
       "memory":{"bandwidth":1e9},"peaks":[{"dtype":"fp32","flops":-1,"unit":"vector","dense":true}]})");
-  const auto r2 =
-      test::run_command("mkdir -p " + dir_.string() + "/p/machines && cp " + path + " " +
-                        dir_.string() + "/p/machines/ && RIDGELINE_PROFILES=" + dir_.string() +
-                        "/p " RIDGELINE_REPORT_BIN " calc --machine broken --intensities 1");
+  const auto r2 = test::run_command(
+      "mkdir -p " + dir_.string() + "/p/machines && cp " + path + " " + dir_.string() +
+      "/p/machines/ && RIDGELINE_PROFILES=" + dir_.string() + "/p " +
+      std::string(ridgeline::test::paths::kReportBin) + " calc --machine broken --intensities 1");
   EXPECT_EQ(r2.exit_code, 2);
   EXPECT_EQ(test::line_count(r2.err), 1) << r2.err;
   EXPECT_NE(r2.err.find("peaks[0].flops"), std::string::npos) << r2.err;

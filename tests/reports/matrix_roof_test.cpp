@@ -10,6 +10,7 @@
 #include "reports/fit/analysis.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -199,7 +200,8 @@ TEST(MatrixRoof, AccumulateFallsBackToTheTypeOfC) {
 
 // --- The committed H200 results (reports/samples/h200): cuBLAS GEMMs on the tensor cores.
 
-const std::string kH200 = std::string(RIDGELINE_SOURCE_DIR) + "/reports/samples/h200/results.json";
+const std::string kH200 =
+    std::string(ridgeline::test::paths::kSourceDir) + "/reports/samples/h200/results.json";
 
 // `place --unit matrix` prints calc's four-row table on the measured matrix roof: the bf16 GEMM's
 // 785 TFLOP/s over B (4.03 TB/s), a ridge near 195 FLOP/byte where the vector one is 31.8.

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -72,7 +73,7 @@ std::vector<std::string> cells(const std::string& row) {
 // Names and families as results files write them: schema.md's probe table (a row may name
 // several probes, "cache_read, cache_triad") lists exactly the catalog, in its families.
 TEST(ProbeCatalog, MatchesTheSchemaProbeTable) {
-  std::ifstream in(std::string(RIDGELINE_SOURCE_DIR) + "/results/schema.md");
+  std::ifstream in(std::string(ridgeline::test::paths::kSourceDir) + "/results/schema.md");
   ASSERT_TRUE(in) << "results/schema.md";
   std::map<std::string, std::string> documented;  // probe -> family
   bool in_table = false;

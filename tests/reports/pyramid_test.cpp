@@ -8,11 +8,12 @@
 #include "reports/machines/machine_profile.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/pyramid_table.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
-const std::string kSource = RIDGELINE_SOURCE_DIR;
+const std::string kSource = ridgeline::test::paths::kSourceDir;
 
 // The H200 sample, its context given the L1 that files since schema 1.3 record (the run itself
 // predates it) and, where asked, another device name.

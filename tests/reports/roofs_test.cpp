@@ -12,6 +12,7 @@
 #include "reports/render/report_markdown.hpp"
 #include "tests/reports/cli_test_support.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -408,7 +409,7 @@ TEST(TrafficMixes, ALibraryKernelAboveBBeyondNoiseIsFlagged) {
 // envelope of them), on the H200 and on the development VM.
 TEST(TrafficMixes, NoOwnPointOfTheSamplesIsAboveItsRoofBeyondNoise) {
   for (const char* sample : {"h200", "dev-vm"}) {
-    const FileAnalysis a = analyze(load_results(std::string(RIDGELINE_SOURCE_DIR) +
+    const FileAnalysis a = analyze(load_results(std::string(ridgeline::test::paths::kSourceDir) +
                                                 "/reports/samples/" + sample + "/results.json"),
                                    300);
     int library = 0;

@@ -12,6 +12,7 @@
 #include "reports/workloads/speed_of_light.hpp"
 #include "reports/workloads/workload_request.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -238,8 +239,8 @@ TEST(SpeedOfLight, ReadDominatedPhasesMeetBRead) {
 }
 
 TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
-  const FileAnalysis h200 = analyze(
-      load_results(std::string(RIDGELINE_TEST_DATA) + "/../../reports/samples/h200/results.json"));
+  const FileAnalysis h200 = analyze(load_results(std::string(ridgeline::test::paths::kTestData) +
+                                                 "/../../reports/samples/h200/results.json"));
   HostRoofs bf16 = host_roofs(h200, "bf16", "bf16", "", "");
   ASSERT_TRUE(bf16.roofs);
   EXPECT_EQ(bf16.roofs->dtype, "bf16");
@@ -268,7 +269,7 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
 }
 
 const std::string kH200 =
-    std::string(RIDGELINE_TEST_DATA) + "/../../reports/samples/h200/results.json";
+    std::string(ridgeline::test::paths::kTestData) + "/../../reports/samples/h200/results.json";
 
 TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
   const auto r = run_command(kBin + " place " + kH200 + " " + kData +

@@ -7,11 +7,13 @@
 #include <string>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline::test {
 
-inline const std::string kBin = RIDGELINE_BIN;
-inline const std::string kTiny = std::string(RIDGELINE_TEST_DATA) + "/tiny-sweep.json";
+inline const std::string kBin = ridgeline::test::paths::kRunBin;
+inline const std::string kTiny =
+    std::string(ridgeline::test::paths::kTestData) + "/tiny-sweep.json";
 
 class CliTest : public ::testing::Test {
  protected:

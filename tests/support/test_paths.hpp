@@ -1,0 +1,16 @@
+#pragma once
+// Where this build keeps the source tree, the test data and the programs under test. The values
+// live in one file CMake generates (tests/support/test_paths.cpp.in), not in compile flags: every
+// other test file then compiles to the same object from any checkout, and ccache serves a fresh
+// clone's tests from what an earlier clone compiled. Empty where the build has no such target.
+namespace ridgeline::test::paths {
+
+extern const char kSourceDir[];         // the repository root
+extern const char kTestData[];          // tests/data
+extern const char kReportBin[];         // ridgeline-report
+extern const char kRunBin[];            // ridgeline (builds with the harness)
+extern const char kKpLibrary[];         // ridgeline-kp, the Kokkos Tools connector
+extern const char kExampleBin[];        // ridgeline-example-kernels (builds with the harness)
+extern const char kFailingIoPreload[];  // failing_io_preload, loaded with LD_PRELOAD
+
+}  // namespace ridgeline::test::paths
