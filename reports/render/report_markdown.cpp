@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/render/methods_section.hpp"
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/spec_scope.hpp"
@@ -259,62 +260,6 @@ void not_fitted(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "| file | point | status | reason |\n|---|---|---|---|\n" + rows + "\n";
 }
 
-void methods(std::string& md, const std::vector<FileAnalysis>& files) {
-  md += "## Methods\n\n";
-  for (const auto& f : files)
-    md += fmt::format("- {}: profile {}, {} repetitions per point{}.\n", md_code(f.label),
-                      md_code(f.results.profile_name.empty() ? "?" : f.results.profile_name),
-                      f.results.repetitions > 0 ? std::to_string(f.results.repetitions) : "?",
-                      f.results.complete ? "" : "; **the run did not complete** (partial file)");
-  const std::string multiple = fmt::format("{:g}", kDramLlcMultiple);
-  md +=
-      "- Timing: Google Benchmark with manual time; the execution space is fenced before and after "
-      "each timed kernel call; one sample per repetition; rates use the median sample.\n"
-      "- Roofs: memory roofs are envelopes per traffic mix (reads : writes as the kernel counts "
-      "them: copy, scale, the FMA ladders 1:1; add, triad 2:1; read, dot read-only; fill "
-      "write-only) of our own verified streaming kernels and ladder rungs whose working set is "
-      "DRAM-sized (at least " +
-      multiple + "x the last-level cache of the whole machine, every copy; " + multiple +
-      "x the L2 on a GPU). B, the roof of kernels that read and write, is the envelope of the 1:1 "
-      "and 2:1 "
-      "mixes; B_read and B_write those of one direction. On a write-allocate CPU a kernel that "
-      "stores into lines it never read moves more than it counts: its counted rate is a lower "
-      "bound of what the memory did, which an envelope may take (the report says so where such "
-      "a kernel sets a roof). P is the envelope of the register-only `peak` probe and the "
-      "ladder's compute-bound rungs. Library calls are named ceilings.\n"
-      "- Fit: in log space, defining points left of the ridge I* = P/B observe log B (log FLOP/s "
-      "− log I); points within a factor 8 of the ridge (4 or 2 when a side would keep fewer "
-      "than two points) are the rounded knee and are left out. The ridge the sides are split at "
-      "comes from Tukey-biweight locations (MAD scale, c = 4.685), re-estimated until it "
-      "settles; P and B are then the envelopes (largest median rate) of their sides, since the "
-      "points are different kernels whose differences are real, not noise around one value. "
-      "Intervals: 95 % percentile block bootstrap over "
-      "repetitions, 1000 replicates: each replicate redraws every defining point's repetitions "
-      "with replacement and refits, fixed seed (the report is deterministic). The spread across "
-      "probes is the range of the defining points' own values, reported apart. Library, "
-      "unverified and skipped points are never fitted.\n"
-      "- Points above their roof: every verified point more than 5 % above min(P, I·B) of its "
-      "space × dtype, B the memory roof of its traffic mix (B, B_read or B_write; the highest of "
-      "them for a kernel of no mix; byte/s against it for points without FLOPs), is listed; a "
-      "working set that a cache holds is the known reason, anything else should not happen. "
-      "Apart: every point whose own 95 % interval (the bootstrap of its median) lies above the "
-      "top of its roof's interval, beyond noise. Library GEMMs on tensor or matrix units are held "
-      "against the matrix roof min(P_matrix, I·B) instead.\n"
-      "- P_matrix: the envelope (largest median rate) of the verified library GEMMs on tensor or "
-      "matrix units of the space × dtype, since shapes below the best one (a skinny GEMM) are "
-      "below the roof by design, not by noise; its interval is the same block bootstrap (each "
-      "replicate redraws every GEMM's repetitions and takes the largest median). The intervals "
-      "of I*_matrix pair P_matrix's replicates with B's (or B_read's). tf32 multiplies fp32 "
-      "arrays: its ridges use the fp32 B.\n"
-      "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
-      "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
-      "points per plateau); each plateau falls in the range of the smallest cache that holds all "
-      "its working sets (on a host: size × copies across the space's threads; on a GPU: one "
-      "SM's or CU's L1, the L2, a MALL, as the context records them), else DRAM (device memory "
-      "on a GPU). The range's last plateau, the one that reaches the next capacity, is the level; "
-      "plateaus before it, and any slower than the level after them, are transitions.\n\n";
-}
-
 void provenance(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "## Provenance\n\n";
   for (const auto& f : files) {
@@ -448,7 +393,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   not_fitted(md, files);
   throttled_samples(md, files);
   busy_samples(md, files);
-  methods(md, files);
+  methods_section(md, files);
   provenance(md, files);
   return md;
 }
