@@ -45,9 +45,9 @@ double tukey_biweight_location(const std::vector<double>& v, double scale_floor)
   if (v.size() < 3) return m;
   std::vector<double> dev(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - m);
-  // kMadToSigma × MAD estimates sigma for normal data; c = 4.685 gives 95 % efficiency there.
+  // kMadToSigma × MAD estimates sigma for normal data.
   const double scale = std::max(kMadToSigma * median(dev), scale_floor);
-  const double c = 4.685 * scale;
+  const double c = kBiweightTuning * scale;
   for (int iter = 0; iter < 50; ++iter) {
     double num = 0, den = 0;
     for (double x : v) {

@@ -31,6 +31,10 @@ double robust_log_spread(const std::vector<double>& values);
 // 0 with fewer than 3 samples.
 double median_log_se(const std::vector<double>& samples);
 
+// Tukey's biweight gives zero weight beyond this many (MAD-estimated) standard deviations from
+// the location; 4.685 gives 95 % efficiency for normal data.
+inline constexpr double kBiweightTuning = 4.685;
+
 // `scale_floor` keeps near-identical values from shrinking the scale to zero (which would
 // reject everything but the median).
 double tukey_biweight_location(const std::vector<double>& v, double scale_floor = 1e-3);

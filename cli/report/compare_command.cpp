@@ -279,8 +279,10 @@ int run_kernel_compare(const CompareArgs& a) {
   std::vector<FileAnalysis> roofs;  // history nights' in order, then tonight's
   if (!a.roofs.empty()) {
     for (std::size_t i : night_of)
-      roofs.push_back(analyze(load_results(a.roofs[i]), 1000, kBootstrapSeed + 2 + i));
-    roofs.push_back(analyze(load_results(a.roofs.back()), 1000, kBootstrapSeed + 1));
+      roofs.push_back(
+          analyze(load_results(a.roofs[i]), kBootstrapReplicates, kBootstrapSeed + 2 + i));
+    roofs.push_back(
+        analyze(load_results(a.roofs.back()), kBootstrapReplicates, kBootstrapSeed + 1));
   }
   std::vector<KernelNight> nights;
   for (std::size_t i = 0; i < history.size(); ++i)
@@ -327,12 +329,13 @@ int run_compare(const CompareArgs& a) {
                 "'; baselines are per host (--allow-different-hosts to compare anyway)")};
       // Every file its own seed: the bootstraps must be independent for their ratios to mean
       // anything.
-      history.push_back(analyze(std::move(base), 1000, kBootstrapSeed + 2 + history.size()));
+      history.push_back(
+          analyze(std::move(base), kBootstrapReplicates, kBootstrapSeed + 2 + history.size()));
     });
   } catch (const DifferentHost& d) {
     throw d.error;
   }
-  const FileAnalysis fc = analyze(std::move(cur), 1000, kBootstrapSeed + 1);
+  const FileAnalysis fc = analyze(std::move(cur), kBootstrapReplicates, kBootstrapSeed + 1);
   // Points are gated even where no roof could be fitted (a tiny or filtered sweep); a current
   // file without a fit the baseline had fails the gate instead (MISSING).
   require_some_measured(history.back());

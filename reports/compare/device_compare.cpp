@@ -19,7 +19,7 @@ Devices analyze_devices(Results r, std::uint64_t seed) {
   Devices out;
   for (Results& d : split_by_device(std::move(r))) {
     const std::string key = d.device_key;
-    out.emplace(key, analyze(std::move(d), 1000, seed++));
+    out.emplace(key, analyze(std::move(d), kBootstrapReplicates, seed++));
   }
   return out;
 }

@@ -37,7 +37,8 @@ inline constexpr double kAboveRoofMargin = 0.05;
 std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin = kAboveRoofMargin);
 
 // Points (not cache-resident) whose 95 % interval lies above the top of their roof's interval.
-std::vector<AboveRoof> points_above_roof_beyond_noise(const FileAnalysis& a, int replicates = 1000,
+std::vector<AboveRoof> points_above_roof_beyond_noise(const FileAnalysis& a,
+                                                      int replicates = kBootstrapReplicates,
                                                       std::uint64_t seed = kBootstrapSeed);
 
 }  // namespace ridgeline

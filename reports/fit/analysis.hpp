@@ -39,7 +39,8 @@ struct FileAnalysis {
 
 // Each group is fitted from its own points: the cost grows with the points, not with
 // points × groups.
-FileAnalysis analyze(Results results, int replicates = 1000, std::uint64_t seed = kBootstrapSeed);
+FileAnalysis analyze(Results results, int replicates = kBootstrapReplicates,
+                     std::uint64_t seed = kBootstrapSeed);
 
 // Throws InputError naming the file when not one group of it could be fitted.
 void require_some_fit(const FileAnalysis& a);

@@ -93,7 +93,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
                                    const std::string& dtype);
 
 // Every space × dtype in order of first appearance; a group that cannot be fitted says why.
-std::vector<GroupFit> fit_results(const Results& r, int replicates = 1000,
+std::vector<GroupFit> fit_results(const Results& r, int replicates = kBootstrapReplicates,
                                   std::uint64_t seed = kBootstrapSeed);
 
 // The groups in order of first appearance.

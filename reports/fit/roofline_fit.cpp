@@ -104,18 +104,20 @@ RoofEstimate fit_rates(const Observations& obs, const Rates& r) {
   double ridge = upper_start(p_start) / upper_start(b_start);
   check_in_range(ridge);
 
+  // A side keeps enough observations with kMinSidePoints, or one where direct ones define it.
+  const auto enough = [](const std::vector<double>& side, bool direct) {
+    return side.size() >= std::size_t(kMinSidePoints) || (direct && !side.empty());
+  };
   RoofEstimate est;
   for (int iter = 0; iter < 30; ++iter) {
-    // The widest knee band that leaves two observations per side (one is enough where direct
-    // observations define the side); narrower only when needed, and never below a factor 2: a
-    // point at the ridge itself says nothing about either roof.
+    // The widest knee band that leaves enough observations per side (kKneeBands).
     Split s;
     double band = 0;
-    for (double b : {8.0, 4.0, 2.0}) {
+    for (double b : kKneeBands) {
       s = split_at(obs, r, ridge, b);
       band = b;
-      const bool b_enough = s.log_b.size() >= 2 || (!obs.bandwidth.empty() && !s.log_b.empty());
-      const bool p_enough = s.log_p.size() >= 2 || (!obs.peak.empty() && !s.log_p.empty());
+      const bool b_enough = enough(s.log_b, !obs.bandwidth.empty());
+      const bool p_enough = enough(s.log_p, !obs.peak.empty());
       if (b_enough && p_enough) break;
     }
     if (s.log_b.empty())
@@ -161,7 +163,7 @@ bool has_repetitions(const std::vector<Observation>& v) {
   return std::any_of(v.begin(), v.end(), [](const Observation& o) { return o.samples.size() > 1; });
 }
 
-// Percentile interval (2.5 %, 97.5 %) with linear interpolation; `fallback` when no replicate.
+// The central kConfidencePercent interval with linear interpolation; `fallback` when no replicate.
 Interval percentile_interval(std::vector<double> v, double fallback) {
   if (v.empty()) return Interval{fallback, fallback};
   std::sort(v.begin(), v.end());
@@ -171,7 +173,8 @@ Interval percentile_interval(std::vector<double> v, double fallback) {
     const auto hi = std::min(lo + 1, v.size() - 1);
     return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
   };
-  return Interval{at(0.025), at(0.975)};
+  // Quantiles from the integer percent, so 95 gives exactly the doubles 0.025 and 0.975.
+  return Interval{at((100 - kConfidencePercent) / 200.0), at((100 + kConfidencePercent) / 200.0)};
 }
 
 // The observations themselves resampled within each kind (only for data without repetitions).

@@ -85,12 +85,23 @@ struct RoofFit {
 };
 
 inline constexpr std::uint64_t kBootstrapSeed = 0x5eed0fu;
+inline constexpr int kBootstrapReplicates = 1000;
+// Every interval from the bootstrap replicates is the central percentile interval of this
+// confidence (2.5 % to 97.5 %).
+inline constexpr int kConfidencePercent = 95;
 inline constexpr int kMinFitPoints = 3;
+
+// The knee bands tried, widest first: points within I*/band … I*·band are left out, and a
+// narrower band is taken only while a side would keep fewer than kMinSidePoints observations
+// (one is enough where direct observations define the side). Never below a factor 2: a point at
+// the ridge itself says nothing about either roof.
+inline constexpr double kKneeBands[] = {8, 4, 2};
+inline constexpr int kMinSidePoints = 2;
 
 // Throws FitError when fewer than kMinFitPoints observations are given or one roof has no point.
 RoofEstimate fit_roofline(const Observations& obs);
 
-RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates = 1000,
+RoofFit fit_roofline_with_bootstrap(const Observations& obs, int replicates = kBootstrapReplicates,
                                     std::uint64_t seed = kBootstrapSeed);
 
 // A single roof from direct observations only (B_read from read-only kernels): the Tukey location
@@ -101,17 +112,17 @@ struct LevelFit {
   int points = 0;
   std::vector<double> replicates;  // the bootstrap values behind `ci` (ratios pair them up)
 };
-LevelFit fit_level(const std::vector<Observation>& obs, int replicates = 1000,
+LevelFit fit_level(const std::vector<Observation>& obs, int replicates = kBootstrapReplicates,
                    std::uint64_t seed = kBootstrapSeed);
 
 // A roof that is the envelope of its points (P_matrix: the best of the library GEMMs on matrix
 // units, whose skinny shapes are below the roof by design, not noise): the largest per-point
 // rate, with the same repetition bootstrap (each replicate redraws every point's repetitions and
 // takes the largest median). Throws FitError when `obs` is empty.
-LevelFit fit_envelope(const std::vector<Observation>& obs, int replicates = 1000,
+LevelFit fit_envelope(const std::vector<Observation>& obs, int replicates = kBootstrapReplicates,
                       std::uint64_t seed = kBootstrapSeed);
 
-// The 95 % percentile interval of numerator[i] / denominator[i] over paired bootstrap
+// The kConfidencePercent percentile interval of numerator[i] / denominator[i] over paired bootstrap
 // replicates (independent fits: pairing by index is a draw of both); `fallback` when there are
 // none.
 Interval ratio_interval(const std::vector<double>& numerator,

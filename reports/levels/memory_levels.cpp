@@ -55,12 +55,13 @@ std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& y) {
 
 std::vector<Segment> find_plateaus(const std::vector<double>& y) {
   const std::size_t n = y.size();
-  if (n < 4) return {{0, n}};
+  const std::size_t min_points = kMinPlateauPoints;
+  if (n < 2 * min_points) return {{0, n}};  // too few points for two plateaus
   // Noise from neighbour differences (robust to the few big steps), floored at 2 %.
   std::vector<double> diffs;
   for (std::size_t i = 1; i < n; ++i) diffs.push_back(std::fabs(y[i] - y[i - 1]));
   const double sigma = std::max(kMadToSigma * median(diffs) / std::sqrt(2.0), 0.02);
-  const double penalty = 3 * sigma * sigma * std::log(double(n));
+  const double penalty = kPlateauPenaltyFactor * sigma * sigma * std::log(double(n));
   // Prefix sums give each piece's squared error in O(1).
   std::vector<double> s(n + 1, 0), s2(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) s[i + 1] = s[i] + y[i], s2[i + 1] = s2[i] + y[i] * y[i];
@@ -72,8 +73,8 @@ std::vector<Segment> find_plateaus(const std::vector<double>& y) {
   std::vector<double> best(n + 1, inf);
   std::vector<std::size_t> from(n + 1, 0);
   best[0] = 0;
-  for (std::size_t b = 2; b <= n; ++b)
-    for (std::size_t a = 0; a + 2 <= b; ++a) {
+  for (std::size_t b = min_points; b <= n; ++b)
+    for (std::size_t a = 0; a + min_points <= b; ++a) {
       if (best[a] == inf) continue;
       const double c = best[a] + cost(a, b) + penalty;
       if (c < best[b]) best[b] = c, from[b] = a;

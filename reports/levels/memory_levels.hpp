@@ -20,9 +20,12 @@ struct Segment {
   std::size_t begin, end;
 };
 
-// Optimal partition of log bandwidth into constant pieces (at least 2 points each) with a
-// penalty per piece scaled by the noise estimated from neighbouring points, so a step must stand
-// out of the noise to count; no fixed ratio between neighbours is assumed.
+// Optimal partition of log bandwidth into constant pieces (at least kMinPlateauPoints each) with
+// a penalty per piece of kPlateauPenaltyFactor·σ²·ln n, σ the noise estimated from neighbouring
+// points, so a step must stand out of the noise to count; no fixed ratio between neighbours is
+// assumed.
+inline constexpr int kMinPlateauPoints = 2;
+inline constexpr double kPlateauPenaltyFactor = 3;
 std::vector<Segment> find_plateaus(const std::vector<double>& log_bandwidth);
 
 // find_plateaus, bounded in time: sweeps of more than 2048 points are partitioned on the medians
@@ -65,7 +68,8 @@ std::string cache_level_holding(const Results& r, const std::string& space, doub
 
 // One sweep per cache probe of this space × dtype (verified, measured points only).
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,
-                                             const std::string& dtype, int replicates = 1000,
+                                             const std::string& dtype,
+                                             int replicates = kBootstrapReplicates,
                                              std::uint64_t seed = kBootstrapSeed);
 
 }  // namespace ridgeline

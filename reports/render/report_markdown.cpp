@@ -8,35 +8,16 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/machines/host_match.hpp"
-#include "reports/machines/spec_grade.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/render/methods_section.hpp"
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/spec_scope.hpp"
+#include "reports/render/summary_tables.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
-
-std::string cell_at(const Roof& roof, double i) {
-  return fmt::format("{} ({})", format_flops(roof.attainable(i)),
-                     roof.memory_bound(i) ? "memory-bound" : "compute-bound");
-}
-
-// A ridge and its interval, or "–".
-std::string ridge_cell(const std::optional<double>& ridge, const Interval& ci) {
-  return ridge ? format_sig(*ridge) + " " + format_intensity_ci(ci) : "–";
-}
-
-// A sheet figure as the spec list names it: "989.4 TFLOP/s dense, tensor unit, fp32 accumulate".
-std::string spec_text(const SpecPeak& peak) {
-  return fmt::format(
-             "{} {}, {} unit{}", format_flops(peak.flops), peak.dense ? "dense" : "sparse",
-             md_text(peak.unit),
-             peak.accumulate.empty() ? "" : ", " + md_text(peak.accumulate) + " accumulate") +
-         (peak.source.empty() ? "" : " (" + md_text(peak.source) + ")");
-}
 
 std::string opt_rate(const std::optional<double>& v, bool flops) {
   if (!v) return "–";
@@ -56,179 +37,6 @@ std::string ctx_str(const nlohmann::json& ctx, const char* a, const char* b, boo
     text = v.is_string() ? v.get<std::string>() : v.dump();
   }
   return code ? md_code(text) : md_text(text);
-}
-
-// What a CPU sheet describes: "host: AMD, avx512, 512-bit vectors, 2 cores, 2 threads".
-std::string cpu_sheet_text(const MachineProfile& profile) {
-  const CpuSheetFacts& c = *profile.cpu;
-  std::string text = "host: " + md_text(profile.vendor) + ", " + md_text(c.isa);
-  if (c.vector_bits) text += fmt::format(", {}-bit vectors", c.vector_bits);
-  if (c.cores) text += fmt::format(", {} cores", c.cores);
-  if (c.threads) text += fmt::format(", {} threads", c.threads);
-  return text;
-}
-
-// The summary's first table: the roofs, units in the cells and the 95 % interval beside them.
-// The second: the roofs against the spec sheet and at two sample intensities.
-void summary(std::string& md, const std::vector<FileAnalysis>& files,
-             const std::vector<MachineProfile>& profiles) {
-  md += "## Summary\n\n";
-  const bool several = files.size() > 1;
-  const std::string head = several ? "| host | space | dtype |" : "| space | dtype |";
-  const std::string rule = several ? "|---|---|---|" : "|---|---|";
-  std::string roofs, sheet, notes, specs;
-  std::map<std::string, bool> spec_listed;
-  std::string unmatched;  // hosts no CPU sheet describes, one line each
-  std::set<std::string> unmatched_hosts;
-  // The matrix roof's columns appear where some GEMM ran on tensor or matrix units; a host-only
-  // report keeps the vector roofs' table (P, B, B_read, I*).
-  bool any_matrix = false;
-  for (const auto& f : files)
-    for (const auto& g : f.groups) any_matrix = any_matrix || g.fit.matrix;
-  // "| a | b |" from the row's key cells and its value cells.
-  const auto table_row = [](const std::string& row, const std::vector<std::string>& cells) {
-    std::string out = row;
-    for (const auto& c : cells) out += " " + c + " |";
-    return out + "\n";
-  };
-  for (const auto& f : files) {
-    const std::string key = several ? fmt::format("| {} | ", md_text(f.label)) : std::string("| ");
-    for (const auto& g : f.groups) {
-      const GroupFit& gf = g.fit;
-      const std::string row = key + md_text(gf.space) + " | " + md_text(gf.dtype) + " |";
-      const auto& m = gf.matrix;
-      const std::string p_matrix = m ? format_flops_with_ci(m->peak.value, m->peak.ci) : "–";
-      const std::string ridge = m ? ridge_cell(m->ridge, m->ridge_ci) : "–";
-      std::string read_ridge = m ? ridge_cell(m->read_ridge, m->read_ridge_ci) : "–";
-      if (m && m->read_ridge && m->read_bandwidth_dtype != gf.dtype)
-        read_ridge += " (" + md_text(m->read_bandwidth_dtype) + "'s B_read)";
-      if (!gf.fit) {
-        if (m) {  // a GEMM alone (tf32): its roof, the ridges on its storage type's B
-          roofs += table_row(row, {"–", p_matrix, "–", "–", "–", ridge, read_ridge});
-          notes += fmt::format("- {}{} {}: no vector roofs (only the library GEMM ran){}\n",
-                               several ? md_text(f.label) + " " : "", md_text(gf.space),
-                               md_text(gf.dtype),
-                               m->bandwidth_dtype.empty()
-                                   ? std::string("; no B to place it against")
-                                   : "; I*_matrix uses the B of " + md_text(m->bandwidth_dtype) +
-                                         ", the type its operands are stored in");
-          continue;
-        }
-        notes += fmt::format("- {}{} {}: {}\n", several ? md_text(f.label) + " " : "",
-                             md_text(gf.space), md_text(gf.dtype), md_text(gf.not_fitted));
-        continue;
-      }
-      const Roof& r = gf.fit->estimate.roof;
-      std::vector<std::string> cells = {
-          format_flops_with_ci(r.peak_flops, gf.fit->peak_ci),
-          format_bytes_with_ci(r.bandwidth, gf.fit->bandwidth_ci),
-          gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–",
-          format_sig(r.ridge_point()) + " " + format_intensity_ci(gf.fit->ridge_ci)};
-      if (any_matrix) {
-        cells.insert(cells.begin() + 1, p_matrix);
-        cells.insert(cells.end(), {ridge, read_ridge});
-      }
-      roofs += table_row(row, cells);
-      const SpecScope scope = spec_scope(f, gf.space, profiles);
-      std::string p_spec = "no sheet", b_spec = "no sheet", m_spec = m ? "no sheet" : "–";
-      if (!scope.why_none.empty() && unmatched_hosts.insert(f.label).second)
-        unmatched +=
-            "- " + (several ? md_text(f.label) + ": " : std::string()) + scope.why_none + "\n";
-      if (scope.profile) {
-        const MachineProfile& profile = *scope.profile;
-        const SpecGrade grade = grade_against_sheet(gf, profile, scope.peak_share);
-        const auto& peak = grade.vector_peak;
-        const auto& matrix_peak = grade.matrix_peak;
-        if (m) m_spec = grade.matrix_fraction ? pct(*grade.matrix_fraction) : "not on sheet";
-        p_spec = grade.p_fraction ? pct(*grade.p_fraction) : "not on sheet";
-        if (peak && scope.peak_share < 1)
-          p_spec += fmt::format(" of {}", format_flops(peak->flops * scope.peak_share));
-        if (grade.p_above_sheet) p_spec += " **above the sheet**";
-        b_spec = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
-                                                  : pct(grade.b_fraction);
-        const std::string listed = profile.id + "/" + gf.dtype;
-        if (!spec_listed[listed]) {
-          spec_listed[listed] = true;
-          specs += fmt::format("- {} ({}{}): ", md_text(gf.dtype), md_code(profile.name),
-                               profile.illustrative ? ", illustrative" : "");
-          if (peak)
-            specs += spec_text(*peak) + ", ";
-          else
-            specs += "no " + md_text(gf.dtype) + " vector peak listed, ";
-          if (matrix_peak) specs += "matrix " + spec_text(*matrix_peak) + ", ";
-          specs += fmt::format(
-              "memory {}{}; clock assumed: {}{}. Source: {}\n",
-              format_bytes_per_s(profile.bandwidth),
-              profile.cpu             ? ", " + cpu_sheet_text(profile)
-              : profile.compute_units ? fmt::format(", {} compute units", profile.compute_units)
-                                      : "",
-              md_text(profile.clock_assumed),
-              profile.clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile.clock_mhz) : "",
-              md_text(profile.source));
-        }
-      }
-      // At I = 1000 the highest roof bounds: a GEMM-like kernel there runs on the matrix units.
-      const Roof top = gf.matrix_roof().value_or(r);
-      std::vector<std::string> sheet_cells = {
-          p_spec, b_spec, cell_at(r, 1),
-          cell_at(top, 1000) + (gf.matrix_roof() ? ", matrix roof" : "")};
-      if (any_matrix) sheet_cells.insert(sheet_cells.begin() + 1, m_spec);
-      sheet += table_row(row, sheet_cells);
-    }
-  }
-  if (!roofs.empty() && !any_matrix) {
-    md += head + " P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) |\n" + rule +
-          "---|---|---|---|\n" + roofs;
-    md +=
-        "\nP is the peak FLOP/s, B the DRAM bandwidth of kernels that read and write (the "
-        "envelope of their traffic mixes: the roof tables name the mix and the point that set "
-        "it), B_read the read-only bandwidth and I* = P/B the ridge point: kernels below I* "
-        "FLOP/byte are bound by memory. Brackets hold "
-        "95 % bootstrap intervals.\n\n";
-    md += head + " P % of sheet | B % of sheet | attainable at I = 1 | at I = 1000 |\n" + rule +
-          "---|---|---|---|\n" + sheet;
-  } else if (!roofs.empty()) {
-    md += head +
-          " P_vector (95 % CI) | P_matrix (95 % CI) | B (95 % CI) | B_read | I*_vector FLOP/byte "
-          "(95 % CI) | I*_matrix | I*_matrix on B_read |\n" +
-          rule + "---|---|---|---|---|---|---|\n" + roofs;
-    md +=
-        "\nP_vector is the peak FLOP/s of the vector units (FMAs), P_matrix that of the tensor or "
-        "matrix units (the best verified library GEMM), B the DRAM bandwidth of kernels that read "
-        "and "
-        "write (the envelope of their traffic mixes: the roof tables name the mix and the point "
-        "that set it), B_read the "
-        "read-only bandwidth. The ridge points I*_vector = P_vector/B and I*_matrix = P_matrix/B "
-        "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does; "
-        "where a dtype ran no read kernel, against the space's highest B_read, named) "
-        "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold 95 % "
-        "bootstrap intervals.\n\n";
-    md += head +
-          " P_vector % of sheet | P_matrix % of sheet | B % of sheet | attainable at I = 1 | at "
-          "I = 1000 |\n" +
-          rule + "---|---|---|---|---|\n" + sheet;
-  } else {
-    md += "No execution space × dtype could be fitted: the tables below show what was measured.\n";
-  }
-  for (const auto& f : files) {
-    std::set<std::string> families;
-    for (const auto& p : f.results.points) families.insert(p.family);
-    std::string absent;
-    for (const ProbeFamily& family : kProbeFamilies)
-      if (!family.absent_note.empty() && !families.count(std::string(family.name)))
-        absent += (absent.empty() ? "" : "; ") + std::string(family.absent_note);
-    if (!absent.empty())
-      notes += fmt::format("- {}not in this file: {} (a run without --probe measures them)\n",
-                           several ? md_text(f.label) + ": " : "", absent);
-    if (!f.results.complete)
-      notes += fmt::format("- {}the run did not complete: `run --resume` measures the rest\n",
-                           several ? md_text(f.label) + ": " : "");
-  }
-  if (!specs.empty()) md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + specs;
-  if (!unmatched.empty()) md += "\nHosts without a spec sheet (no percentages):\n" + unmatched;
-  if (!notes.empty())
-    md += "\nNot in the tables (nothing is shown that was not measured):\n" + notes;
-  md += "\n";
 }
 
 void comparison(std::string& md, const std::vector<FileAnalysis>& files) {
@@ -452,62 +260,6 @@ void not_fitted(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "| file | point | status | reason |\n|---|---|---|---|\n" + rows + "\n";
 }
 
-void methods(std::string& md, const std::vector<FileAnalysis>& files) {
-  md += "## Methods\n\n";
-  for (const auto& f : files)
-    md += fmt::format("- {}: profile {}, {} repetitions per point{}.\n", md_code(f.label),
-                      md_code(f.results.profile_name.empty() ? "?" : f.results.profile_name),
-                      f.results.repetitions > 0 ? std::to_string(f.results.repetitions) : "?",
-                      f.results.complete ? "" : "; **the run did not complete** (partial file)");
-  const std::string multiple = fmt::format("{:g}", kDramLlcMultiple);
-  md +=
-      "- Timing: Google Benchmark with manual time; the execution space is fenced before and after "
-      "each timed kernel call; one sample per repetition; rates use the median sample.\n"
-      "- Roofs: memory roofs are envelopes per traffic mix (reads : writes as the kernel counts "
-      "them: copy, scale, the FMA ladders 1:1; add, triad 2:1; read, dot read-only; fill "
-      "write-only) of our own verified streaming kernels and ladder rungs whose working set is "
-      "DRAM-sized (at least " +
-      multiple + "x the last-level cache of the whole machine, every copy; " + multiple +
-      "x the L2 on a GPU). B, the roof of kernels that read and write, is the envelope of the 1:1 "
-      "and 2:1 "
-      "mixes; B_read and B_write those of one direction. On a write-allocate CPU a kernel that "
-      "stores into lines it never read moves more than it counts: its counted rate is a lower "
-      "bound of what the memory did, which an envelope may take (the report says so where such "
-      "a kernel sets a roof). P is the envelope of the register-only `peak` probe and the "
-      "ladder's compute-bound rungs. Library calls are named ceilings.\n"
-      "- Fit: in log space, defining points left of the ridge I* = P/B observe log B (log FLOP/s "
-      "− log I); points within a factor 8 of the ridge (4 or 2 when a side would keep fewer "
-      "than two points) are the rounded knee and are left out. The ridge the sides are split at "
-      "comes from Tukey-biweight locations (MAD scale, c = 4.685), re-estimated until it "
-      "settles; P and B are then the envelopes (largest median rate) of their sides, since the "
-      "points are different kernels whose differences are real, not noise around one value. "
-      "Intervals: 95 % percentile block bootstrap over "
-      "repetitions, 1000 replicates: each replicate redraws every defining point's repetitions "
-      "with replacement and refits, fixed seed (the report is deterministic). The spread across "
-      "probes is the range of the defining points' own values, reported apart. Library, "
-      "unverified and skipped points are never fitted.\n"
-      "- Points above their roof: every verified point more than 5 % above min(P, I·B) of its "
-      "space × dtype, B the memory roof of its traffic mix (B, B_read or B_write; the highest of "
-      "them for a kernel of no mix; byte/s against it for points without FLOPs), is listed; a "
-      "working set that a cache holds is the known reason, anything else should not happen. "
-      "Apart: every point whose own 95 % interval (the bootstrap of its median) lies above the "
-      "top of its roof's interval, beyond noise. Library GEMMs on tensor or matrix units are held "
-      "against the matrix roof min(P_matrix, I·B) instead.\n"
-      "- P_matrix: the envelope (largest median rate) of the verified library GEMMs on tensor or "
-      "matrix units of the space × dtype, since shapes below the best one (a skinny GEMM) are "
-      "below the roof by design, not by noise; its interval is the same block bootstrap (each "
-      "replicate redraws every GEMM's repetitions and takes the largest median). The intervals "
-      "of I*_matrix pair P_matrix's replicates with B's (or B_read's). tf32 multiplies fp32 "
-      "arrays: its ridges use the fp32 B.\n"
-      "- Memory levels: the cache sweep's log bandwidth over working set is split into plateaus "
-      "by optimal partitioning (penalty 3·σ²·ln n, σ from neighbouring differences, at least 2 "
-      "points per plateau); each plateau falls in the range of the smallest cache that holds all "
-      "its working sets (on a host: size × copies across the space's threads; on a GPU: one "
-      "SM's or CU's L1, the L2, a MALL, as the context records them), else DRAM (device memory "
-      "on a GPU). The range's last plateau, the one that reaches the next capacity, is the level; "
-      "plateaus before it, and any slower than the level after them, are transitions.\n\n";
-}
-
 void provenance(std::string& md, const std::vector<FileAnalysis>& files) {
   md += "## Provenance\n\n";
   for (const auto& f : files) {
@@ -620,7 +372,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
     md += fmt::format("- {}: host {}, {} points\n", md_code(f.label), md_code(f.results.hostname),
                       f.results.points.size());
   md += "\n";
-  summary(md, files, profiles);
+  summary_tables(md, files, profiles);
   md += jobs_section;
   md += workload_section;
   std::string small;
@@ -641,7 +393,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   not_fitted(md, files);
   throttled_samples(md, files);
   busy_samples(md, files);
-  methods(md, files);
+  methods_section(md, files);
   provenance(md, files);
   return md;
 }
