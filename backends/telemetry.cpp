@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+
+#include "core/stats.hpp"
 
 namespace ridgeline {
 
@@ -43,12 +46,12 @@ bool is_throttled(const TelemetryReading& r, double reference_sm_clock_mhz) {
 
 namespace {
 
+// A reading the device did not give is NaN (TelemetryReading::kUnknown): left out before the
+// median, and none left is null.
 json median_or_null(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
   if (v.empty()) return nullptr;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return median(std::move(v));
 }
 
 json clock_fraction(const json& median_mhz, double reference_mhz) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace ridgeline::host {
 namespace {
@@ -203,8 +204,9 @@ std::uint64_t machine_last_level_cache_bytes(const std::vector<CacheLevel>& cach
   return llc;
 }
 
-nlohmann::json describe_cpu(const std::string& sysfs_cpu, const std::string& cpuinfo, Cpuid cpuid) {
-  nlohmann::json j;
+CpuDescription describe_cpu(const std::string& sysfs_cpu, const std::string& cpuinfo, Cpuid cpuid) {
+  CpuDescription description;
+  nlohmann::json& j = description.recorded;
   j["model"] = nullptr;
   j["mhz"] = nullptr;
   std::set<std::pair<std::string, std::string>> cores;  // (physical id, core id)
@@ -234,7 +236,10 @@ nlohmann::json describe_cpu(const std::string& sysfs_cpu, const std::string& cpu
     const CpuidCaches from_cpuid = cpuid_caches(cpuid, threads, int(cores.size()));
     levels = from_cpuid.caches;
     if (!levels.empty()) j["caches_source"] = from_cpuid.source;
-    if (!from_cpuid.incomplete.empty()) j["caches_incomplete"] = from_cpuid.incomplete;
+    if (!from_cpuid.incomplete.empty()) {
+      j["caches_incomplete"] = from_cpuid.incomplete;
+      description.caches_incomplete = true;
+    }
   }
   for (const auto& c : levels)
     caches.push_back({{"level", c.level},
@@ -245,7 +250,8 @@ nlohmann::json describe_cpu(const std::string& sysfs_cpu, const std::string& cpu
   j["caches"] = caches;
   const std::string gov = read_line(fs::path(sysfs_cpu) / "cpu0" / "cpufreq" / "scaling_governor");
   j["governor"] = gov.empty() ? nlohmann::json(nullptr) : nlohmann::json(gov);
-  return j;
+  description.caches = std::move(levels);
+  return description;
 }
 
 }  // namespace ridgeline::host

@@ -50,9 +50,17 @@ std::uint64_t machine_last_level_cache_bytes(const std::vector<CacheLevel>& cach
 // Parses sysfs cache sizes such as "48K", "1024K", "32M".
 std::uint64_t parse_cache_size(const std::string& text);
 
-// {"model", "cores", "threads", "caches": [...], "mhz", "governor", "flags_avx512"}; caches from
-// sysfs, else from `cpuid` with "caches_source" (and "caches_incomplete" where a level is missing).
-nlohmann::json describe_cpu(const std::string& sysfs_cpu = "/sys/devices/system/cpu",
+// The CPU as the context records it, and its caches typed for the planner: one reading, so the
+// planner never reads the record back.
+struct CpuDescription {
+  // {"model", "cores", "threads", "caches": [...], "mhz", "governor", "flags_avx512"}; caches
+  // from sysfs, else from `cpuid` with "caches_source" (and "caches_incomplete" where a level is
+  // missing).
+  nlohmann::json recorded;
+  std::vector<CacheLevel> caches;  // those of `recorded`
+  bool caches_incomplete = false;  // `recorded` has "caches_incomplete"
+};
+CpuDescription describe_cpu(const std::string& sysfs_cpu = "/sys/devices/system/cpu",
                             const std::string& cpuinfo = "/proc/cpuinfo",
                             Cpuid cpuid = machine_cpuid);
 

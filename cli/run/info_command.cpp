@@ -25,7 +25,7 @@ void add_info_command(CLI::App& app, int& exit_code) {
   info->add_option("--kokkos", o->kokkos_args, "Arguments passed to Kokkos::initialize");
   info->callback([o, &exit_code] {
     KokkosSession session(o->kokkos_args, o->threads);
-    auto context = machine_context();
+    auto context = machine_context().recorded;
     if (o->json) {
       // The nightly baseline this machine's results belong to (info only: results files embed
       // the context without it).

@@ -6,9 +6,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "backends/host/cpu_info.hpp"
 #include "backends/spaces.hpp"
@@ -30,8 +33,8 @@ json env_or_null(const char* name) {
 }
 
 // available_bytes is what the planner may use: MemAvailable, or less where a memory cgroup
-// (a container's limit) leaves less.
-json meminfo() {
+// (a container's limit) leaves less; also set in `available_bytes` (0: unknown).
+json meminfo(std::uint64_t& available_bytes) {
   std::ifstream in("/proc/meminfo");
   std::string key;
   long long kb = 0;
@@ -43,15 +46,36 @@ json meminfo() {
   while (in >> key >> kb) {
     std::getline(in, unit);
     if (key == "MemTotal:") j["total_bytes"] = kb * 1024;
-    if (key == "MemAvailable:") j["available_bytes"] = kb * 1024;
+    if (key == "MemAvailable:") {
+      j["available_bytes"] = kb * 1024;
+      available_bytes = static_cast<std::uint64_t>(kb) * 1024;
+    }
   }
   if (const auto cg = own_cgroup_memory()) {
     j["cgroup_limit_bytes"] = cg->limit_bytes;
     j["cgroup_available_bytes"] = cg->available_bytes;
-    if (j["available_bytes"].is_null() || cg->available_bytes < j["available_bytes"].get<double>())
+    if (j["available_bytes"].is_null() ||
+        cg->available_bytes < j["available_bytes"].get<double>()) {
       j["available_bytes"] = cg->available_bytes;
+      available_bytes = cg->available_bytes;
+    }
   }
   return j;
+}
+
+// The capacities in a backend's description of its GPU (backends/cuda/cuda_info.hpp,
+// backends/hip/hip_info.hpp): the GPU backends describe their device as JSON alone, so these are
+// taken from that description here, where it is made, and nowhere downstream.
+std::optional<DeviceCapacities> capacities_in(const json& device) {
+  if (!device.is_object()) return std::nullopt;
+  const auto bytes = [&device](const char* key) -> std::uint64_t {
+    const auto it = device.find(key);
+    return it != device.end() && it->is_number() && it->get<double>() > 0
+               ? static_cast<std::uint64_t>(it->get<double>())
+               : 0;
+  };
+  return DeviceCapacities{bytes("memory_bytes"), bytes("l1_per_unit_bytes"), bytes("l2_bytes"),
+                          bytes("llc_bytes")};
 }
 
 std::string bytes_text(double b) {
@@ -71,8 +95,10 @@ std::string version_line() {
                      RIDGELINE_GIT_REVISION, compat::kokkos_version(), RIDGELINE_BENCHMARK_VERSION);
 }
 
-json machine_context() {
-  json j;
+MachineContext machine_context() {
+  MachineContext context;
+  json& j = context.recorded;
+  MachineFacts& facts = context.facts;
   j["ridgeline"] = {{"version", RIDGELINE_VERSION}, {"git_revision", RIDGELINE_GIT_REVISION}};
   char host[256] = {};
   gethostname(host, sizeof host - 1);
@@ -100,19 +126,27 @@ json machine_context() {
                  {"backends", backends},
                  {"kokkos_kernels", compat::kokkos_kernels_version()},
                  {"configuration", config.str()}};
-  j["cpu"] = host::describe_cpu();
-  j["memory"] = meminfo();
+  host::CpuDescription cpu = host::describe_cpu();
+  j["cpu"] = std::move(cpu.recorded);
+  facts.cpu_caches = std::move(cpu.caches);
+  facts.cpu_caches_incomplete = cpu.caches_incomplete;
+  j["memory"] = meminfo(facts.available_memory_bytes);
   json spaces = json::array();
-  for_each_space([&](auto* s) { spaces.push_back(describe_space<std::decay_t<decltype(*s)>>()); });
+  for_each_space([&](auto* s) {
+    using Space = std::decay_t<decltype(*s)>;
+    spaces.push_back(describe_space<Space>());
+    facts.spaces.push_back({Space::name(), capacities_in(spaces.back()["device"])});
+  });
   j["spaces"] = spaces;
   const ProfilesRoot profiles = find_profiles_root();
   j["profiles"] = {{"path", profiles.path.empty() ? json(nullptr) : json(profiles.path)},
                    {"found_by", profiles.path.empty() ? json(nullptr) : json(profiles.how)}};
-  return j;
+  return context;
 }
 
-json run_context(const std::vector<std::string>& benchmark_args) {
-  json j = machine_context();
+MachineContext run_context(const std::vector<std::string>& benchmark_args) {
+  MachineContext context = machine_context();
+  json& j = context.recorded;
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -123,7 +157,7 @@ json run_context(const std::vector<std::string>& benchmark_args) {
               {"omp_num_threads", env_or_null("OMP_NUM_THREADS")},
               {"governor", j["cpu"]["governor"]},
               {"benchmark_args", benchmark_args}};
-  return j;
+  return context;
 }
 
 std::string format_context(const json& c) {

@@ -5,9 +5,11 @@
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#include "core/stats.hpp"
 
 // Unroll factors of device loops, `RIDGELINE_DEVICE_UNROLL(n)` before the loop (empty n: fully):
 // a loop's own counter and branch cost ~3-5 issue slots per iteration, so the peak loops unroll
@@ -44,7 +46,9 @@ KOKKOS_INLINE_FUNCTION ClockStamp device_clock() {
 }
 
 // Median SM clock in MHz over the threads that stamped their work (begin, end pairs), or 0 when
-// none ran long enough for the wall clock's resolution (~1 µs on some GPUs).
+// none ran long enough for the wall clock's resolution (~1 µs on some GPUs). The one median
+// (core/stats.hpp): of an even count of stamps the mean of the two middle clocks, where this
+// once took the upper one; only GPU runs stamp, so only their sm_clock_mhz can differ.
 inline double median_clock_mhz(const std::vector<ClockStamp>& begin,
                                const std::vector<ClockStamp>& end) {
   std::vector<double> mhz;
@@ -53,9 +57,7 @@ inline double median_clock_mhz(const std::vector<ClockStamp>& begin,
     const double cycles = double(end[i].cycles) - double(begin[i].cycles);
     if (ns >= 2000 && cycles > 0) mhz.push_back(1e3 * cycles / ns);
   }
-  if (mhz.empty()) return 0;
-  std::nth_element(mhz.begin(), mhz.begin() + mhz.size() / 2, mhz.end());
-  return mhz[mhz.size() / 2];
+  return median(std::move(mhz));
 }
 
 // Threads that stamp their work: one per 128 (one per thread block on GPUs), begin and end.

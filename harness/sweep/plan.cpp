@@ -30,8 +30,6 @@ namespace ridgeline {
 
 namespace {
 
-using nlohmann::json;
-
 // The stream kernel of the probe a profile's `family` section lists as `name`. The profile parser
 // accepts the catalog's names and stream_probe.hpp checks its kernels against the catalog, so a
 // miss is ridgeline's bug: said, not dereferenced.
@@ -65,50 +63,41 @@ struct SpaceLimits {
   std::vector<std::uint64_t> dense_around;
 };
 
-SpaceLimits limits_for(const json& context, const std::string& space) {
+SpaceLimits limits_for(const MachineFacts& machine, const std::string& space) {
   SpaceLimits l;
-  for (const auto& s : context["spaces"]) {
-    if (s["name"] != space) continue;
-    const json& d = s["device"];
-    if (d.is_object()) {
-      if (d.contains("l2_bytes") && d["l2_bytes"].is_number()) l.llc_bytes = d["l2_bytes"];
-      if (d.contains("llc_bytes") && d["llc_bytes"].is_number()) l.llc_bytes = d["llc_bytes"];
-      if (d.contains("memory_bytes") && d["memory_bytes"].is_number())
-        l.memory_bytes = static_cast<std::uint64_t>(d["memory_bytes"].get<double>() * 0.9);
-      for (const char* key : {"l1_per_unit_bytes", "l2_bytes", "llc_bytes"})
-        if (d.contains(key) && d[key].is_number() && d[key].get<double>() > 0)
-          l.dense_around.push_back(static_cast<std::uint64_t>(d[key].get<double>()));
-      return l;
-    }
+  for (const SpaceFacts& s : machine.spaces) {
+    if (s.name != space || !s.device) continue;
+    const DeviceCapacities& d = *s.device;
+    l.llc_bytes = d.llc_bytes ? d.llc_bytes : d.l2_bytes;
+    if (d.memory_bytes) l.memory_bytes = static_cast<std::uint64_t>(double(d.memory_bytes) * 0.9);
+    for (const std::uint64_t capacity : {d.l1_per_unit_bytes, d.l2_bytes, d.llc_bytes})
+      if (capacity > 0) l.dense_around.push_back(capacity);
+    return l;
   }
   // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
-  // multi-CCD or multi-socket host the threads together hold every copy.
-  std::vector<host::CacheLevel> caches;
-  for (const auto& c : context["cpu"]["caches"])
-    caches.push_back(
-        {c["level"], c["type"], c["size_bytes"], c["shared_by_threads"], c.value("instances", 1)});
-  // A list that lacks a level (CPUID's legacy leaves give no L3 one can trust) has no known
-  // last-level cache: DRAM working sets then come from the profile's minimum alone.
-  const bool incomplete = context["cpu"].contains("caches_incomplete");
-  l.llc_bytes = incomplete ? 0 : host::machine_last_level_cache_bytes(caches);
+  // multi-CCD or multi-socket host the threads together hold every copy. A list that lacks a
+  // level has no known last-level cache: DRAM working sets then come from the profile's minimum
+  // alone.
+  const std::vector<host::CacheLevel>& caches = machine.cpu_caches;
+  l.llc_bytes = machine.cpu_caches_incomplete ? 0 : host::machine_last_level_cache_bytes(caches);
   for (const auto& c : caches)
     if (c.level == 1 && c.type == "data")
       l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));
-  const json& avail = context["memory"]["available_bytes"];
-  if (avail.is_number()) l.memory_bytes = static_cast<std::uint64_t>(avail.get<double>() * 0.8);
+  if (machine.available_memory_bytes)
+    l.memory_bytes = static_cast<std::uint64_t>(double(machine.available_memory_bytes) * 0.8);
   return l;
 }
 
 class Planner {
  public:
-  Planner(const SweepProfile& p, const json& context, const PlanFilter& f)
-      : profile_(p), context_(context), filter_(f) {}
+  Planner(const SweepProfile& p, const MachineFacts& machine, const PlanFilter& f)
+      : profile_(p), machine_(machine), filter_(f) {}
 
   template <class Space>
   void space() {
     const std::string name = Space::name();
     if (!wanted(profile_.spaces, name) || !wanted(filter_.spaces, name)) return;
-    limits_ = limits_for(context_, name);
+    limits_ = limits_for(machine_, name);
     work_scale_ = kIsDeviceSpace<Space> ? profile_.device_work_scale : 1.0;
     dram_bytes_ = profile_.working_set_bytes
                       ? profile_.working_set_bytes
@@ -422,7 +411,7 @@ class Planner {
   static constexpr double kMaxPasses = 1e9;  // passes are an int; counts stay exact in a double
 
   const SweepProfile& profile_;
-  const json& context_;
+  const MachineFacts& machine_;
   const PlanFilter& filter_;
   SpaceLimits limits_;
   std::uint64_t dram_bytes_ = 0;
@@ -481,7 +470,7 @@ InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filte
                     "no point of the profile matches the filters (--space, --dtype, --probe)");
 }
 
-std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& context,
+std::vector<PointPlan> build_plan(const SweepProfile& profile, const MachineFacts& machine,
                                   const PlanFilter& filter) {
   const auto spaces = enabled_space_names();
   for (const auto& s : filter.spaces)
@@ -491,7 +480,7 @@ std::vector<PointPlan> build_plan(const SweepProfile& profile, const json& conte
       throw InputError("", "--space",
                        "unknown execution space '" + s + "' (this build has: " + known + ")");
     }
-  Planner planner(profile, context, filter);
+  Planner planner(profile, machine, filter);
   for_each_space([&](auto* s) { planner.space<std::decay_t<decltype(*s)>>(); });
   std::vector<PointPlan> plan = planner.take();
   if (!filter.dtypes.empty()) {

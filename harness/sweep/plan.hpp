@@ -1,12 +1,11 @@
 #pragma once
 // Turns a sweep profile into the list of points to measure, per execution space and dtype, with
 // sizes derived from the caches `ridgeline info` reports.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "harness/context/machine_facts.hpp"
 #include "harness/probes/probe.hpp"
 #include "harness/sweep/sweep_profile.hpp"
 
@@ -24,8 +23,8 @@ struct PlanFilter {
 class InputError;
 InputError empty_plan_error(const SweepProfile& profile, const PlanFilter& filter);
 
-// `context` is machine_context(): cache and memory sizes come from it.
-std::vector<PointPlan> build_plan(const SweepProfile& profile, const nlohmann::json& context,
+// Cache and memory sizes come from `machine` (machine_context().facts).
+std::vector<PointPlan> build_plan(const SweepProfile& profile, const MachineFacts& machine,
                                   const PlanFilter& filter);
 
 // The cache sweep's working sets, ascending: geometric from min_bytes to max_bytes with

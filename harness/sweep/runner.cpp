@@ -80,9 +80,9 @@ SweepOutcome run_sweep(const RunOptions& options, Job& job) {
   std::uint64_t seed =
       o.seed ? *o.seed : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
   seed = std::stoull(job.broadcast(std::to_string(seed)));
-  nlohmann::json context = run_context(o.benchmark_args);
+  auto [context, machine] = run_context(o.benchmark_args);
   context["run"]["seed"] = profile.rounds > 1 ? nlohmann::json(seed) : nlohmann::json(nullptr);
-  std::vector<PointPlan> plan = build_plan(profile, context, o.filter);
+  std::vector<PointPlan> plan = build_plan(profile, machine, o.filter);
   if (plan.empty()) throw empty_plan_error(profile, o.filter);
   require_same_plan(job, plan);
 

@@ -1,10 +1,9 @@
 #include "harness/sweep/sweep_profile.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <set>
 
+#include "core/field_reader.hpp"
 #include "core/input_error.hpp"
 #include "core/profiles_root.hpp"
 #include "results/probe_catalog.hpp"
@@ -25,10 +24,14 @@ const std::vector<std::string> kDtypes = {"fp64", "fp32", "fp16", "bf16"};
 
 // Upper bounds: generous for any machine, small enough that sizes, counts and times stay far
 // from overflow (1 PiB, 10^12 FLOPs or bytes per call: minutes per call on a CPU).
-constexpr std::uint64_t kMaxRepetitions = 1000;
+constexpr long long kMaxRepetitions = 1000;
 constexpr double kMaxSeconds = 60;
-constexpr std::uint64_t kMaxBytes = 1ull << 50;
+constexpr long long kMaxBytes = 1ll << 50;
 constexpr double kMaxWorkPerCall = 1e12;
+
+std::vector<std::uint64_t> sizes(const std::vector<long long>& integers) {
+  return {integers.begin(), integers.end()};
+}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -36,187 +39,88 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-// Walks a JSON object, remembering the path for error messages and rejecting unknown keys
-// (a typo in a profile must not silently drop a probe).
-class Fields {
- public:
-  Fields(const json& j, std::string file, std::string path, std::set<std::string> known)
-      : j_(j), file_(std::move(file)), path_(std::move(path)) {
-    if (!j_.is_object()) throw InputError(file_, path_.empty() ? "" : path_, "must be an object");
-    for (const auto& [k, v] : j_.items())
-      if (!known.count(k))
-        throw InputError(file_, at(k),
-                         "unknown field (known: " + join({known.begin(), known.end()}) + ")");
-  }
-  std::string at(const std::string& k) const { return path_.empty() ? k : path_ + "." + k; }
-  bool has(const std::string& k) const { return j_.contains(k); }
-  const json& raw(const std::string& k) const { return j_.at(k); }
-
-  // A number in [low, high] ((low, high] when `low_open`): every number a profile sets has a
-  // range, so no value can overflow the planner's arithmetic or make a sweep that never ends.
-  double number(const std::string& k, double fallback, double low, double high,
-                bool low_open = false) const {
-    if (!has(k)) return fallback;
-    const json& v = j_.at(k);
-    const double d = v.is_number() ? v.get<double>() : 0;
-    if (!v.is_number() || (low_open ? !(d > low) : !(d >= low)) || !(d <= high))
-      throw InputError(file_, at(k),
-                       "must be a number in " + std::string(low_open ? "(" : "[") + fmt(low) +
-                           ", " + fmt(high) + "]");
-    return d;
-  }
-  // An integer in [low, high]; 2^32 + 16 is out of range, not 16.
-  std::uint64_t integer(const std::string& k, std::uint64_t fallback, std::uint64_t low,
-                        std::uint64_t high) const {
-    if (!has(k)) return fallback;
-    const json& v = j_.at(k);
-    const bool in_range = v.is_number_unsigned()
-                              ? v.get<std::uint64_t>() >= low && v.get<std::uint64_t>() <= high
-                              : v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
-                                    std::uint64_t(v.get<std::int64_t>()) >= low &&
-                                    std::uint64_t(v.get<std::int64_t>()) <= high;
-    if (!in_range)
-      throw InputError(
-          file_, at(k),
-          "must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-    return v.get<std::uint64_t>();
-  }
-  // A non-empty array of distinct integers, each in [low, high].
-  std::vector<std::uint64_t> integers(const std::string& k, std::uint64_t low,
-                                      std::uint64_t high) const {
-    if (!has(k)) return {};
-    const json& v = j_.at(k);
-    if (!v.is_array() || v.empty())
-      throw InputError(file_, at(k), "must be a non-empty array of integers");
-    std::vector<std::uint64_t> out;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::string here = at(k) + "[" + std::to_string(i) + "]";
-      const bool in_range = v[i].is_number_integer() && v[i].get<std::int64_t>() >= 0 &&
-                            v[i].get<std::uint64_t>() >= low && v[i].get<std::uint64_t>() <= high;
-      if (!in_range)
-        throw InputError(
-            file_, here,
-            "must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-      if (std::find(out.begin(), out.end(), v[i].get<std::uint64_t>()) != out.end())
-        throw InputError(file_, here, "is listed twice");
-      out.push_back(v[i].get<std::uint64_t>());
-    }
-    return out;
-  }
-  std::string text(const std::string& k, const std::string& fallback) const {
-    if (!has(k)) return fallback;
-    if (!j_.at(k).is_string()) throw InputError(file_, at(k), "must be a string");
-    return j_.at(k).get<std::string>();
-  }
-  std::vector<std::string> names(const std::string& k, const std::vector<std::string>& allowed,
-                                 const std::string& what) const {
-    if (!has(k)) return {};
-    const json& v = j_.at(k);
-    if (!v.is_array()) throw InputError(file_, at(k), "must be an array of " + what + " names");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::string here = at(k) + "[" + std::to_string(i) + "]";
-      if (!v[i].is_string()) throw InputError(file_, here, "must be a string");
-      const std::string s = v[i].get<std::string>();
-      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end())
-        throw InputError(file_, here,
-                         "unknown " + what + " '" + s + "' (known: " + join(allowed) + ")");
-      // Twice the same entry would plan two points of one name.
-      if (std::find(out.begin(), out.end(), s) != out.end())
-        throw InputError(file_, here, "'" + s + "' is listed twice");
-      out.push_back(s);
-    }
-    return out;
-  }
-
- private:
-  static std::string fmt(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-  }
-  const json& j_;
-  std::string file_, path_;
-};
-
 }  // namespace
 
 std::string sweep_profiles_dir() { return profiles_subdir("sweeps"); }
 
 SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
-  const Fields top(
-      j, file, "",
-      {"name", "description", "repetitions", "rounds", "min_time_s", "warmup_s", "spaces", "dtypes",
-       "dram_llc_multiple", "dram_min_bytes", "working_set_bytes", "device_work_scale",
-       "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache", "sram", "library"});
+  const FieldReader top(file, j, "");
+  top.only({"name", "description", "repetitions", "rounds", "min_time_s", "warmup_s", "spaces",
+            "dtypes", "dram_llc_multiple", "dram_min_bytes", "working_set_bytes",
+            "device_work_scale", "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache",
+            "sram", "library"});
   SweepProfile p;
   p.source = file;
-  p.name = top.text("name", "");
+  p.name = top.text_or("name", "");
   if (p.name.empty()) throw InputError(file, "name", "missing required field");
-  p.description = top.text("description", "");
-  p.repetitions = static_cast<int>(top.integer("repetitions", 5, 1, kMaxRepetitions));
-  p.rounds = static_cast<int>(top.integer("rounds", 1, 1, kMaxRepetitions));
+  p.description = top.text_or("description", "");
+  p.repetitions = static_cast<int>(top.integer_or("repetitions", 5, 1, kMaxRepetitions));
+  p.rounds = static_cast<int>(top.integer_or("rounds", 1, 1, kMaxRepetitions));
   if (p.repetitions % p.rounds)
     throw InputError(file, "rounds",
                      "must divide repetitions (" + std::to_string(p.repetitions) +
                          "): each round takes the same number of samples of every point");
-  p.min_time_s = top.number("min_time_s", 0.01, 0, kMaxSeconds, true);
-  p.warmup_s = top.number("warmup_s", 0.05, 0, kMaxSeconds);
+  p.min_time_s = top.number_or("min_time_s", 0.01, 0, kMaxSeconds, true);
+  p.warmup_s = top.number_or("warmup_s", 0.05, 0, kMaxSeconds);
   // Any space ridgeline has a backend for, built here or not: a profile travels between builds.
-  p.spaces = top.names("spaces", kProfileSpaces, "space");
-  p.dtypes = top.names("dtypes", kDtypes, "dtype");
+  p.spaces = top.distinct_names("spaces", kProfileSpaces, "space");
+  p.dtypes = top.distinct_names("dtypes", kDtypes, "dtype");
   if (p.dtypes.empty()) p.dtypes = {"fp64", "fp32"};
-  p.dram_llc_multiple = top.number("dram_llc_multiple", kDramLlcMultiple, 1, 1024);
-  p.dram_min_bytes = top.integer("dram_min_bytes", 64ull << 20, 1, kMaxBytes);
-  p.working_set_bytes = top.integer("working_set_bytes", 0, 1, kMaxBytes);
-  p.device_work_scale = top.number("device_work_scale", 50, 0, 1e4, true);
-  p.device_dram_min_bytes = top.integer("device_dram_min_bytes", 0, 1, kMaxBytes);
-  if (top.has("bandwidth")) {
-    const Fields f(top.raw("bandwidth"), file, "bandwidth", {"probes"});
-    p.bandwidth_probes = f.names("probes", kBandwidthProbes, "bandwidth probe");
+  p.dram_llc_multiple = top.number_or("dram_llc_multiple", kDramLlcMultiple, 1, 1024);
+  p.dram_min_bytes = top.integer_or("dram_min_bytes", 64ll << 20, 1, kMaxBytes);
+  p.working_set_bytes = top.integer_or("working_set_bytes", 0, 1, kMaxBytes);
+  p.device_work_scale = top.number_or("device_work_scale", 50, 0, 1e4, true);
+  p.device_dram_min_bytes = top.integer_or("device_dram_min_bytes", 0, 1, kMaxBytes);
+  if (top.present("bandwidth")) {
+    const FieldReader f(file, top.require("bandwidth"), "bandwidth");
+    f.only({"probes"});
+    p.bandwidth_probes = f.distinct_names("probes", kBandwidthProbes, "bandwidth probe");
   }
-  if (top.has("fma")) {
-    const Fields f(top.raw("fma"), file, "fma", {"probes", "k_max", "flops_per_call"});
+  if (top.present("fma")) {
+    const FieldReader f(file, top.require("fma"), "fma");
+    f.only({"probes", "k_max", "flops_per_call"});
     p.fma = true;
-    p.fma_probes = f.names("probes", kFmaProbes, "fma probe");
+    p.fma_probes = f.distinct_names("probes", kFmaProbes, "fma probe");
     if (p.fma_probes.empty()) p.fma_probes = {"fma"};
-    p.fma_k_max = static_cast<int>(f.integer("k_max", 8192, 1, 8192));  // the compiled ladder
-    p.fma_flops_per_call = f.number("flops_per_call", 1e9, 0, kMaxWorkPerCall, true);
+    p.fma_k_max = static_cast<int>(f.integer_or("k_max", 8192, 1, 8192));  // the compiled ladder
+    p.fma_flops_per_call = f.number_or("flops_per_call", 1e9, 0, kMaxWorkPerCall, true);
   }
-  if (top.has("peak")) {
-    const Fields f(top.raw("peak"), file, "peak", {"k", "flops_per_call"});
+  if (top.present("peak")) {
+    const FieldReader f(file, top.require("peak"), "peak");
+    f.only({"k", "flops_per_call"});
     p.peak = true;
-    p.peak_k = static_cast<int>(f.integer("k", 1024, 1, 65536));
-    p.peak_flops_per_call = f.number("flops_per_call", 2e9, 0, kMaxWorkPerCall, true);
+    p.peak_k = static_cast<int>(f.integer_or("k", 1024, 1, 65536));
+    p.peak_flops_per_call = f.number_or("flops_per_call", 2e9, 0, kMaxWorkPerCall, true);
   }
-  if (top.has("cache")) {
-    const Fields f(top.raw("cache"), file, "cache",
-                   {"probes", "dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
-    p.cache_probes = f.names("probes", kCacheProbes, "cache probe");
-    p.cache_dtypes = f.names("dtypes", kDtypes, "dtype");
+  if (top.present("cache")) {
+    const FieldReader f(file, top.require("cache"), "cache");
+    f.only({"probes", "dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
+    p.cache_probes = f.distinct_names("probes", kCacheProbes, "cache probe");
+    p.cache_dtypes = f.distinct_names("dtypes", kDtypes, "dtype");
     if (p.cache_dtypes.empty()) p.cache_dtypes = {"fp64"};
-    p.cache_min_bytes = f.integer("min_bytes", 4096, 1, kMaxBytes);
-    p.cache_steps_per_octave = static_cast<int>(f.integer("steps_per_octave", 1, 1, 64));
-    p.cache_bytes_per_call = f.number("bytes_per_call", 2e8, 0, kMaxWorkPerCall, true);
+    p.cache_min_bytes = f.integer_or("min_bytes", 4096, 1, kMaxBytes);
+    p.cache_steps_per_octave = static_cast<int>(f.integer_or("steps_per_octave", 1, 1, 64));
+    p.cache_bytes_per_call = f.number_or("bytes_per_call", 2e8, 0, kMaxWorkPerCall, true);
   }
-  if (top.has("sram")) {
-    const Fields f(top.raw("sram"), file, "sram", {"probes", "dtypes", "bytes", "passes"});
-    p.sram_probes = f.names("probes", kSramProbes, "sram probe");
+  if (top.present("sram")) {
+    const FieldReader f(file, top.require("sram"), "sram");
+    f.only({"probes", "dtypes", "bytes", "passes"});
+    p.sram_probes = f.distinct_names("probes", kSramProbes, "sram probe");
     if (p.sram_probes.empty()) p.sram_probes = kSramProbes;
-    p.sram_dtypes = f.names("dtypes", {"fp64", "fp32"}, "sram dtype");
+    p.sram_dtypes = f.distinct_names("dtypes", {"fp64", "fp32"}, "sram dtype");
     if (p.sram_dtypes.empty()) p.sram_dtypes = {"fp64"};
     // 1 MiB: above any GPU's shared memory per block and any L1d.
-    p.sram_bytes = f.integers("bytes", 16, 1ull << 20);
+    p.sram_bytes = sizes(f.distinct_integers("bytes", 16, 1ll << 20));
     if (p.sram_bytes.empty()) p.sram_bytes = {16384};
-    p.sram_passes = static_cast<int>(f.integer("passes", 256, 1, 1000000));
+    p.sram_passes = static_cast<int>(f.integer_or("passes", 256, 1, 1000000));
   }
-  if (top.has("library")) {
-    const Fields f(top.raw("library"), file, "library",
-                   {"probes", "gemm_n", "vendor_gemm_n", "vendor_gemm_m"});
-    p.library_probes = f.names("probes", kLibraryProbes, "library probe");
-    p.gemm_n = f.integer("gemm_n", 1024, 1, 65536);  // 3·n²·8 bytes: 100 GB at the top
-    p.vendor_gemm_n = f.integer("vendor_gemm_n", 8192, 1, 65536);  // 3·n²·8 bytes
-    p.vendor_gemm_m = f.integers("vendor_gemm_m", 1, 65536);       // as vendor_gemm_n
+  if (top.present("library")) {
+    const FieldReader f(file, top.require("library"), "library");
+    f.only({"probes", "gemm_n", "vendor_gemm_n", "vendor_gemm_m"});
+    p.library_probes = f.distinct_names("probes", kLibraryProbes, "library probe");
+    p.gemm_n = f.integer_or("gemm_n", 1024, 1, 65536);  // 3·n²·8 bytes: 100 GB at the top
+    p.vendor_gemm_n = f.integer_or("vendor_gemm_n", 8192, 1, 65536);          // 3·n²·8 bytes
+    p.vendor_gemm_m = sizes(f.distinct_integers("vendor_gemm_m", 1, 65536));  // as vendor_gemm_n
   }
   return p;
 }

@@ -1,6 +1,7 @@
 // The backend-independent parts of measurement: telemetry decoding and flagging, the per-point
-// summary, L2 flush sizing, which families get a cold cache, the host backend's timer, and what a
-// point records about how it was measured. They run in the CPU build (CI has no GPU).
+// summary, the SM clock of a kernel's stamps, L2 flush sizing, which families get a cold cache,
+// the host backend's timer, and what a point records about how it was measured. They run in the
+// CPU build (CI has no GPU).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include "backends/device_caches.hpp"
 #include "backends/measurement.hpp"
 #include "backends/telemetry.hpp"
+#include "harness/probes/device_clock.hpp"
 #include "results/results_writer.hpp"
 
 namespace ridgeline {
@@ -69,6 +71,19 @@ TEST(Telemetry, SummaryHasMediansAndOneFlagPerSample) {
   EXPECT_EQ(t["throttle_reasons"], json::array({"sw_power_cap"}));
   EXPECT_EQ(t["throttled_samples"], json::array({false, true, false, false}));
   EXPECT_DOUBLE_EQ(t["reference_sm_clock_mhz"].get<double>(), 1980);
+}
+
+// The stamps' clock is the one median: of an even count, the mean of the two middle clocks.
+// Stamps shorter than the wall clock's resolution allows are left out; none left is 0.
+TEST(DeviceClock, StampsGiveTheMedianClock) {
+  const std::vector<ClockStamp> begin(5);
+  const std::vector<ClockStamp> end = {{3000, 2000},    // 1500 MHz
+                                       {500000, 1000},  // too short to count
+                                       {7000, 2000},    // 3500 MHz
+                                       {4000, 2000},    // 2000 MHz
+                                       {10000, 2000}};  // 5000 MHz
+  EXPECT_DOUBLE_EQ(median_clock_mhz(begin, end), 2750);
+  EXPECT_EQ(median_clock_mhz(begin, {{500000, 1000}}), 0);
 }
 
 TEST(Telemetry, ClockOnlyThrottlingIsNamed) {

@@ -152,14 +152,19 @@ TEST(CpuInfo, SysfsWinsAndCpuidFillsInWhereItListsNothing) {
                          << "processor\t: 1\nphysical id\t: 0\ncore id\t: 1\n";
   CpuidTable t = zen5_vm();
   g_table = &t;
-  const auto j = host::describe_cpu(root.string(), cpuinfo.string(), replay);
+  const host::CpuDescription described =
+      host::describe_cpu(root.string(), cpuinfo.string(), replay);
+  const auto& j = described.recorded;
   ASSERT_EQ(j["caches"].size(), 3u);
   EXPECT_EQ(j["caches_source"], "cpuid legacy AMD leaves");
   EXPECT_TRUE(j.contains("caches_incomplete"));
+  // The planner's typed copy of the same reading.
+  EXPECT_EQ(described.caches.size(), 3u);
+  EXPECT_TRUE(described.caches_incomplete);
   // An unknown vendor's CPUID gives nothing: no caches, no source.
   CpuidTable other = {{{0, 0}, {0xd, 1, 2, 3}}};
   g_table = &other;
-  const auto k = host::describe_cpu(root.string(), cpuinfo.string(), replay);
+  const auto k = host::describe_cpu(root.string(), cpuinfo.string(), replay).recorded;
   EXPECT_TRUE(k["caches"].empty());
   EXPECT_FALSE(k.contains("caches_source"));
   fs::remove_all(root);

@@ -17,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<PointPlan> plan_of(const json& profile) {
-  return build_plan(parse_sweep_profile(profile, "test.json"), machine_context(), {});
+  return build_plan(parse_sweep_profile(profile, "test.json"), machine_context().facts, {});
 }
 
 void expect_unique_names(const std::vector<PointPlan>& plan, const std::string& what) {
@@ -31,7 +31,8 @@ void expect_unique_names(const std::vector<PointPlan>& plan, const std::string& 
 TEST(Plan, ShippedProfilesPlanEveryPointOnce) {
   for (const char* name : {"quick", "nightly", "full", "cache"}) {
     std::vector<PointPlan> plan;
-    ASSERT_NO_THROW(plan = build_plan(load_sweep_profile(name), machine_context(), {})) << name;
+    ASSERT_NO_THROW(plan = build_plan(load_sweep_profile(name), machine_context().facts, {}))
+        << name;
     EXPECT_GT(plan.size(), 10u) << name;
     expect_unique_names(plan, name);
   }
@@ -111,6 +112,37 @@ TEST(Plan, LargestGemmIsSizedExactly) {
     EXPECT_EQ(p.info.working_set_bytes, 3ull * 65536 * 65536 * (p.info.dtype == "fp64" ? 8 : 4));
     EXPECT_EQ(p.skipped_reason.rfind("out of memory: needs ", 0), 0u) << p.skipped_reason;
   }
+}
+
+// Host sizes come from the facts the planner is given: DRAM working sets from every copy of the
+// last-level cache, from the profile's minimum alone when the cache list is incomplete, and the
+// memory the process may take.
+TEST(Plan, HostSizesComeFromTheMachineFacts) {
+  const json profile = {{"name", "facts"},           {"spaces", {"Serial", "OpenMP"}},
+                        {"dtypes", {"fp64"}},        {"dram_llc_multiple", 4},
+                        {"dram_min_bytes", 1 << 20}, {"bandwidth", {{"probes", {"triad"}}}}};
+  MachineFacts machine;
+  machine.cpu_caches = {{1, "data", 48 << 10, 2, 8}, {3, "unified", 8 << 20, 16, 2}};
+  machine.available_memory_bytes = 1ull << 40;
+  const auto plan_for = [&profile](const MachineFacts& m) {
+    return build_plan(parse_sweep_profile(profile, "test.json"), m, {});
+  };
+  constexpr double kMiB = 1 << 20;
+  const auto sized = plan_for(machine);
+  ASSERT_FALSE(sized.empty());
+  for (const auto& p : sized) {
+    EXPECT_NEAR(double(p.info.working_set_bytes), 4 * 16 * kMiB, 0.02 * 64 * kMiB) << p.info.name;
+    EXPECT_TRUE(p.skipped_reason.empty()) << p.info.name << ": " << p.skipped_reason;
+  }
+  MachineFacts incomplete = machine;
+  incomplete.cpu_caches_incomplete = true;
+  for (const auto& p : plan_for(incomplete))
+    EXPECT_NEAR(double(p.info.working_set_bytes), kMiB, 0.02 * kMiB) << p.info.name;
+  MachineFacts small = machine;
+  small.available_memory_bytes = 10 << 20;  // 80 % of it usable
+  for (const auto& p : plan_for(small))
+    EXPECT_NE(p.skipped_reason.find(" bytes, 8388608 usable"), std::string::npos)
+        << p.skipped_reason;
 }
 
 // A GPU's cache sweep: 4 points per octave within a factor 2 of each capacity, so the octave

@@ -79,7 +79,8 @@ TEST(ProbeCatalogPlan, EveryFamilyAskedPlansExactlyTheCatalogsProbes) {
       {"sram", {{"probes", profile_names_in("sram")}, {"bytes", {1024}}}},
       {"library", {{"probes", profile_names_in("library")}, {"gemm_n", 16}}}};
   profile["bandwidth"] = {{"probes", profile_names_in("bandwidth")}};
-  const auto plan = build_plan(parse_sweep_profile(profile, "test.json"), machine_context(), {});
+  const auto plan =
+      build_plan(parse_sweep_profile(profile, "test.json"), machine_context().facts, {});
   std::set<std::string> planned;
   for (const auto& p : plan) {
     const ProbeSpec* spec = find_probe(p.info.probe);

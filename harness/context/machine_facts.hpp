@@ -1,0 +1,38 @@
+#pragma once
+// The facts of the machine the planner sizes points by (plan.hpp), typed. machine_context()
+// gathers them with the context the results file records, from the same readings, so the
+// planner never looks keys up in that record.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/host/cpu_info.hpp"
+
+namespace ridgeline {
+
+// A GPU's capacities as its runtime (and backends/device_caches.hpp) states them; 0 where it
+// states none.
+struct DeviceCapacities {
+  std::uint64_t memory_bytes = 0;
+  std::uint64_t l1_per_unit_bytes = 0;  // one SM's (CU's) L1
+  std::uint64_t l2_bytes = 0;
+  // The last level where the description states one (HIP's: the L2, or an MI300's Infinity
+  // Cache); 0: the L2 is the last level.
+  std::uint64_t llc_bytes = 0;
+};
+
+struct SpaceFacts {
+  std::string name;                        // Kokkos' name of the execution space
+  std::optional<DeviceCapacities> device;  // device spaces: their GPU; hosts use the CPU's facts
+};
+
+struct MachineFacts {
+  std::vector<host::CacheLevel> cpu_caches;
+  // The list lacks a level the CPU has (CPUID's legacy leaves give no L3 one can trust).
+  bool cpu_caches_incomplete = false;
+  std::uint64_t available_memory_bytes = 0;  // what this process may still take; 0 = unknown
+  std::vector<SpaceFacts> spaces;
+};
+
+}  // namespace ridgeline
