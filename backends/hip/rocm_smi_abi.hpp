@@ -78,9 +78,10 @@ Clock decode(const Frequencies& f) {
 // is not one.
 inline bool parse_bdf(const std::string& bus_id, std::uint64_t& bdf) {
   unsigned domain = 0, bus = 0, device = 0, function = 0;
-  char tail = 0;
-  if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4 ||
-      bus > 0xff || device > 0x1f || function > 0x7)
+  int used = 0;  // the whole text, and no more, must be the id
+  if (std::sscanf(bus_id.c_str(), "%8x:%2x:%2x.%1x%n", &domain, &bus, &device, &function, &used) !=
+          4 ||
+      used != static_cast<int>(bus_id.size()) || device > 0x1f || function > 0x7)
     return false;
   bdf = (std::uint64_t(domain) << 32) | (bus << 8) | (device << 3) | function;
   return true;
