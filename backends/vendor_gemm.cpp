@@ -8,6 +8,9 @@
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "backends/cuda/cublas_gemm.hpp"
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include "backends/hip/rocblas_gemm.hpp"
+#endif
 
 namespace ridgeline {
 
@@ -48,9 +51,31 @@ GemmTypeInfo gemm_type_info(GemmType t) {
   return {"?", 0, 0, "?", "?", 0, "?"};
 }
 
+namespace {
+
+// The AMD side of gemm_type_unsupported: rocBLAS runs fp64, fp32, fp16 and bf16 everywhere.
+// MI300's fp8 is E4M3 FNUZ (exponent bias 8, one NaN), not the OCP E4M3 of the probe's data.
+std::string amd_gemm_type_unsupported(GemmType type, const std::string& arch) {
+  const bool mi300 = arch == "gfx940" || arch == "gfx941" || arch == "gfx942";
+  if (type == GemmType::kTf32)
+    return mi300 ? "tf32 (xf32) GEMM on " + arch +
+                       " needs hipBLASLt or rocBLAS' xf32 math mode, neither of which ridgeline "
+                       "uses yet"
+                 : "tf32 (xf32) GEMM: " + arch + " has no xf32 matrix instructions (MI300 has)";
+  if (type == GemmType::kFp8E4m3)
+    return mi300 ? "fp8 GEMM on " + arch +
+                       " needs hipBLASLt, which ridgeline does not load (and MI300's fp8 is E4M3 "
+                       "FNUZ, not the OCP E4M3 of this probe's data)"
+                 : "fp8 GEMM: " + arch + " has no fp8 matrix instructions (MI300 has)";
+  return "";
+}
+
+}  // namespace
+
 std::string gemm_type_unsupported(GemmType type, const std::string& arch_name, bool lt) {
-  if (type != GemmType::kFp8E4m3) return "";
   const std::string arch = base_arch(arch_name);
+  if (arch.rfind("gfx", 0) == 0) return amd_gemm_type_unsupported(type, arch);
+  if (type != GemmType::kFp8E4m3) return "";
   if (arch != "sm_89" && arch != "sm_90")
     return "fp8 GEMM is planned on sm_89 and sm_90 only (FP8 tensor cores through cuBLASLt); "
            "this device is " +
@@ -84,6 +109,10 @@ VendorGemm* vendor_gemm(const std::string& space_name, std::string& why_not) {
     Opened o;
 #if defined(KOKKOS_ENABLE_CUDA)
     if (space_name == "Cuda") o.gemm = cuda::open_cublas(o.why_not);
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+    if (space_name == "HIP")
+      o.gemm = hip::open_rocblas(Kokkos::HIP().hip_stream(), Kokkos::HIP().hip_device(), o.why_not);
 #endif
     if (!o.gemm && o.why_not.empty())
       o.why_not = "no vendor gemm for the " + space_name + " backend in this build";

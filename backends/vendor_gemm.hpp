@@ -51,6 +51,9 @@ inline double gemm_bytes(GemmType t, const GemmShape& s) {
 // Why a GPU of architecture `arch` cannot run a `type` GEMM, empty when it can: FP8 (E4M3)
 // tensor cores exist from sm_89 (Ada) and sm_90 (Hopper) on; ridgeline plans FP8 there only
 // (other parts with FP8, such as sm_100, are not validated here), and only through cuBLASLt.
+// AMD (gfx*): the library is rocBLAS, whose rocblas_gemm_ex has neither xf32 (tf32) nor fp8;
+// MI300 (gfx940/941/942) has both in its matrix cores, reached only through hipBLASLt, which
+// ridgeline does not load; MI200 (gfx90a) and older have neither.
 std::string gemm_type_unsupported(GemmType type, const std::string& arch, bool lt);
 
 // The units that multiply `type` on a GPU of architecture `arch` (as `info` records it: "sm_90",
@@ -84,7 +87,7 @@ inline std::string gemm_unit(GemmType type, const std::string& arch_name) {
 
 // What the library chose for one GEMM, recorded in the point's params.
 struct GemmChoice {
-  std::string api;          // "cublasLtMatmul" or "cublasGemmEx"
+  std::string api;          // "cublasLtMatmul", "cublasGemmEx" or "rocblas_gemm_ex"
   int candidates = 0;       // algorithms the heuristic returned (cublasGemmEx: 0, its default)
   int tried = 0;            // of them, how many ran (a candidate may fail to launch)
   int heuristic_rank = -1;  // the chosen one's place in the heuristic's order (0 = its first)
@@ -99,8 +102,11 @@ class VendorGemm {
   virtual std::string library() const = 0;
   // The architecture of the device the library runs on ("sm_90"), for gemm_unit.
   virtual std::string arch() const = 0;
-  // Whether the Lt API runs (else the cublasGemmEx fallback, which has no FP8).
+  // Whether the Lt API runs (else the cublasGemmEx fallback, which has no FP8; rocBLAS: false).
   virtual bool lt() const = 0;
+  // What the library is asked to use, for params (the CUDA text of gemm_type_info unless the
+  // library says otherwise).
+  virtual std::string math(GemmType type) const { return gemm_type_info(type).math; }
   // Untimed, once per point before its samples: picks how to run this GEMM on these matrices
   // (cuBLASLt: times the heuristic's top candidates and keeps the fastest) and says what it chose.
   // Blocking; may overwrite C.

@@ -7,13 +7,14 @@
 
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hip_info.hpp"
+#include "backends/hip/rocm_smi.hpp"
 
 namespace ridgeline::hip {
 namespace {
 
 // Reads the flush buffer (zeros) so the caches end up holding clean lines the timed kernel can
 // drop without a write-back (a memset would leave dirty lines to be written back inside the
-// timed kernel). The store never happens; it keeps the loads alive. UNVERIFIED: not compiled.
+// timed kernel). The store never happens; it keeps the loads alive. Compiled, not run.
 __global__ void read_flush(const uint4* buffer, std::size_t n, int* sink) {
   uint4 acc = {0, 0, 0, 0};
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
@@ -73,6 +74,13 @@ class HipBackend final : public MeasurementBackend {
       RIDGELINE_HIP_CHECK(hipMalloc(&flush_buffer_, flush_bytes_ + sizeof(int)));
       RIDGELINE_HIP_CHECK(hipMemset(flush_buffer_, 0, flush_bytes_ + sizeof(int)));
     }
+    // ROCm SMI numbers devices its own way: the PCI bus id says which one is Kokkos'.
+    char bus_id[64] = {};
+    if (hipDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != hipSuccess) {
+      (void)hipGetLastError();
+      bus_id[0] = '\0';
+    }
+    rocm_smi_ = open_rocm_smi(bus_id, telemetry_why_not_);
   }
   ~HipBackend() override {
     if (flush_buffer_) (void)hipFree(flush_buffer_);
@@ -93,15 +101,22 @@ class HipBackend final : public MeasurementBackend {
                                                                            sink);
     RIDGELINE_HIP_CHECK(hipGetLastError());
   }
-  std::string telemetry_unavailable() const override {
-    return "ROCm SMI telemetry is not wired into the HIP backend yet";
+  double reference_sm_clock_mhz() const override {
+    return rocm_smi_ ? rocm_smi_->max_sm_clock_mhz() : 0;
   }
+  std::optional<TelemetryReading> read_telemetry() override {
+    if (rocm_smi_) return rocm_smi_->read();
+    return std::nullopt;
+  }
+  std::string telemetry_unavailable() const override { return telemetry_why_not_; }
 
  private:
   EventTimer timer_;
   int compute_units_ = 1;
   void* flush_buffer_ = nullptr;
   std::uint64_t flush_bytes_ = 0;
+  std::unique_ptr<RocmSmi> rocm_smi_;
+  std::string telemetry_why_not_;
 };
 
 }  // namespace

@@ -1,7 +1,11 @@
 #include "backends/hip/hip_info.hpp"
 
 #include <hip/hip_runtime_api.h>
+#include <hip/hip_version.h>
 #include <Kokkos_Core.hpp>
+
+#include <cctype>
+#include <string>
 
 #include "backends/device_caches.hpp"
 #include "backends/hip/hip_check.hpp"
@@ -26,6 +30,31 @@ nlohmann::json pci_bus_id(int device) {
     return nullptr;
   }
   return id;
+}
+
+// rocminfo's form, "GPU-" and the agent's 16 hex digits: HIP on AMD fills hipUUID with those
+// digits as characters. Anything else is printed byte by byte, as CUDA's UUIDs are.
+nlohmann::json uuid_text([[maybe_unused]] int device) {
+#if HIP_VERSION >= 50200000  // hipDeviceGetUuid: HIP 5.2 and later
+  hipUUID uuid{};
+  if (hipDeviceGetUuid(&uuid, device) != hipSuccess) {
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string chars = "GPU-", bytes = "GPU-";
+  bool digits = true;
+  for (int i = 0; i < 16; ++i) {
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    digits = digits && std::isxdigit(byte);
+    chars += static_cast<char>(byte);
+    bytes += hex[byte >> 4];
+    bytes += hex[byte & 15];
+  }
+  return digits ? chars : bytes;
+#else
+  return nullptr;
+#endif
 }
 
 nlohmann::json bytes_or_null(std::uint64_t bytes) {
@@ -56,21 +85,23 @@ nlohmann::json describe_current_device() {
   std::string arch = p.gcnArchName;
   arch = arch.substr(0, arch.find(':'));
   const auto l2 = static_cast<std::uint64_t>(p.l2CacheSize);
-  return {{"name", p.name},
-          {"arch", arch},
-          {"compute_units", p.multiProcessorCount},
-          {"warp_size", p.warpSize},
-          {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
-          {"l2_bytes", l2},
-          {"llc_bytes", last_level_cache_bytes(arch, l2)},
-          {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
-          {"shared_per_unit_bytes",
-           static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
-          {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
-          {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
-          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
-          {"uuid", nullptr},  // hipDeviceGetUuid is ROCm 5.2+; not relied on yet
-          {"pci_bus_id", pci_bus_id(device)}};
+  return {
+      {"name", p.name},
+      {"arch", arch},
+      {"compute_units", p.multiProcessorCount},
+      {"warp_size", p.warpSize},
+      {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
+      {"l2_bytes", l2},
+      {"llc_bytes", last_level_cache_bytes(arch, l2)},
+      {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
+      {"shared_per_unit_bytes",
+       static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
+      {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
+      {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
+      {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
+      {"uuid", uuid_text(device)},
+      {"pci_bus_id", pci_bus_id(device)},
+      {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)}};
 }
 
 }  // namespace ridgeline::hip

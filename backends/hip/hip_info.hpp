@@ -1,6 +1,6 @@
 #pragma once
-// Device facts of Kokkos' current HIP device, from the HIP runtime.
-// UNVERIFIED: never compiled here (no ROCm on the development machine).
+// Device facts of Kokkos' current HIP device, from the HIP runtime. Compiled with hipcc 5.2.3,
+// not run (no AMD GPU).
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -11,7 +11,9 @@ namespace ridgeline::hip {
 // As cuda::describe_current_device(), with "arch" the gfx name ("gfx90a", "gfx942") and
 // "compute_units" the CU count; adds "llc_bytes" where the last-level cache is not the L2 (the
 // MI300 series' 256 MiB Infinity Cache, which HIP does not report), "l1_per_unit_bytes" (one
-// CU's vector L1, device_caches.hpp), "shared_per_unit_bytes" and "shared_per_block_bytes" (LDS).
+// CU's vector L1, device_caches.hpp), "shared_per_unit_bytes" and "shared_per_block_bytes" (LDS),
+// and "clock_instruction_rate_mhz": the rate of clock64() (s_memtime), which the peak kernels'
+// observed SM clock counts in; on AMD it need not be the shader clock.
 nlohmann::json describe_current_device();
 
 // Devices this process sees (ROCR/HIP_VISIBLE_DEVICES applied); 0 when none. Needs no Kokkos.

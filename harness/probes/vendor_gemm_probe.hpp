@@ -85,7 +85,7 @@ class VendorGemmProbe final : public Probe {
                     {"k", k},
                     {"layout", a_transposed(type) ? "TN" : "NN"},
                     {"library", library.library()},
-                    {"math", t_.math},
+                    {"math", library.math(type)},
                     {"unit", gemm_unit(type, library.arch())},
                     {"accumulate", t_.accumulate},
                     {"arch", library.arch()},

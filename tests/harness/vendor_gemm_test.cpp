@@ -221,7 +221,7 @@ TEST(VendorGemmPlan, Fp8OnlyOnAdaAndHopperThroughLt) {
     EXPECT_EQ(names.size(), plan.size());
     EXPECT_EQ(reason_of(plan, fp8), "planned") << arch;
   }
-  for (const char* arch : {"sm_80", "sm_86", "gfx942", ""}) {
+  for (const char* arch : {"sm_80", "sm_86", ""}) {
     HostGemm lib(arch);
     const auto plan = plan_for(&lib);
     EXPECT_NE(reason_of(plan, fp8).find("sm_89 and sm_90 only"), std::string::npos) << arch;
@@ -231,6 +231,25 @@ TEST(VendorGemmPlan, Fp8OnlyOnAdaAndHopperThroughLt) {
   const auto plan = plan_for(&without_lt);
   EXPECT_NE(reason_of(plan, fp8).find("needs cuBLASLt"), std::string::npos);
   EXPECT_EQ(reason_of(plan, "vendor_gemm/Serial/fp16/n:4096"), "planned");
+}
+
+// rocBLAS (lt false) on MI200 and MI300: fp64, fp32, fp16 and bf16 planned; tf32 and fp8 skipped
+// with the reason (hipBLASLt is not loaded; MI200 has neither unit).
+TEST(VendorGemmPlan, AmdGetsRocblasTypesAndSkipsTf32AndFp8) {
+  for (const char* arch : {"gfx90a:sramecc+:xnack-", "gfx942"}) {
+    HostGemm lib(arch, false);
+    const auto plan = plan_for(&lib);
+    EXPECT_EQ(plan.size(), 18u) << arch;
+    int planned = 0;
+    for (const auto& pt : plan) planned += pt.probe ? 1 : 0;
+    EXPECT_EQ(planned, 4 * 3) << arch;
+    for (const char* dtype : {"tf32", "fp8"}) {
+      const std::string reason =
+          reason_of(plan, std::string("vendor_gemm/Serial/") + dtype + "/n:4096");
+      EXPECT_EQ(reason.find("planned"), std::string::npos) << arch << " " << dtype;
+      EXPECT_NE(reason.find(dtype), std::string::npos) << reason;
+    }
+  }
 }
 
 TEST(VendorGemmPlan, NoLibrarySkipsEveryPointWithTheReason) {
