@@ -46,9 +46,8 @@ KOKKOS_INLINE_FUNCTION ClockStamp device_clock() {
 }
 
 // Median SM clock in MHz over the threads that stamped their work (begin, end pairs), or 0 when
-// none ran long enough for the wall clock's resolution (~1 µs on some GPUs). The one median
-// (core/stats.hpp): of an even count of stamps the mean of the two middle clocks, where this
-// once took the upper one; only GPU runs stamp, so only their sm_clock_mhz can differ.
+// none ran long enough for the wall clock's resolution (~1 µs on some GPUs). The project's one
+// median (core/stats.hpp): of an even count of stamps, the mean of the two middle clocks.
 inline double median_clock_mhz(const std::vector<ClockStamp>& begin,
                                const std::vector<ClockStamp>& end) {
   std::vector<double> mhz;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reports/fit/roof_roles.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
 
 namespace ridgeline {
@@ -129,7 +130,8 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
     if (!above || above->ratio <= 1 + margin) continue;
     above->reason = cache_reason(a, *g, p, *r, *above);
     if (above->reason.empty() && above->measured <= above->roof_high)
-      above->reason = "within the roof's 95 % interval (the repetitions that define it vary)";
+      above->reason = "within the roof's " + confidence_label() +
+                      " interval (the repetitions that define it vary)";
     out.push_back(*above);
   }
   return out;

@@ -89,6 +89,8 @@ inline constexpr int kBootstrapReplicates = 1000;
 // Every interval from the bootstrap replicates is the central percentile interval of this
 // confidence (2.5 % to 97.5 %).
 inline constexpr int kConfidencePercent = 95;
+// How the reports name that confidence: "95 %".
+inline std::string confidence_label() { return std::to_string(kConfidencePercent) + " %"; }
 inline constexpr int kMinFitPoints = 3;
 
 // The knee bands tried, widest first: points within I*/band … I*·band are left out, and a

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "reports/compare/comparison.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {
@@ -261,16 +263,18 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "for a CPU explains it; SLOWER clock-limited, with the clocks, when tonight's GPU clock was "
       "lower or a new throttle reason appeared (AMBIGUOUS with --clock-limited-ambiguous). Each "
       "roof is shown both absolute and relative to the night.\n"
-      "- P and B: each file is fitted with its own percentile bootstrap (1000 resamples); "
+      "- P and B: each file is fitted with its own percentile bootstrap ({} resamples); "
       "tonight's replicates over those of the history nights in turn give a two-sided bootstrap "
-      "p-value for \"no change\". B_read: a normal approximation from both 95 % intervals and "
+      "p-value for \"no change\". B_read: a normal approximation from both {} intervals and "
       "the spread across nights.\n"
       "- Machine busy: the results record how long this process's threads waited for a CPU "
       "during each sample (Linux schedstat). A slowdown whose median wait tonight is at least "
-      "5 % of the time and 5 points above the history's, and which the waiting explains (each "
+      "{:g} % of the time and {:g} points above the history's, and which the waiting explains "
+      "(each "
       "thread's wait counted as a stall of the whole region, on both sides, leaves the change "
       "within the tolerance), is AMBIGUOUS \"machine busy\" and does not fail the gate. So is "
-      "a roof that tonight's points, all there and each gated, did not fit while they waited 5 % "
+      "a roof that tonight's points, all there and each gated, did not fit while they waited {:g} "
+      "% "
       "of the time or more.\n"
       "- SAME within the tolerance; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
       "it without significance. FAILED: verified in the baseline, failed verification now. "
@@ -278,7 +282,8 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "or not fitted now. The exit status is 1 when something is FAILED or MISSING, or SLOWER "
       "with at least --min-history ({}) history nights.\n\n"
       "</details>\n",
-      o.threshold_pct, o.k, o.machine_threshold_pct, o.machine_k, o.min_history);
+      o.threshold_pct, o.k, o.machine_threshold_pct, o.machine_k, kBootstrapReplicates,
+      confidence_label(), 100 * kBusyShare, 100 * kBusyShare, 100 * kBusyShare, o.min_history);
   return md;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
 
@@ -155,14 +156,18 @@ void memory_pyramid(std::string& md, const std::vector<FileAnalysis>& files,
       "## Memory pyramid\n\n"
       "Each level's best measured read bandwidth, fastest first: SRAM from the read-only "
       "scratch probe (the fastest verified point), the caches from the `cache_read` plateaus "
-      "that are a level of their own (the best over dtypes, with the 95 % interval of the "
+      "that are a level of their own (the best over dtypes, with the " +
+      confidence_label() +
+      " interval of the "
       "plateau's location), and memory as the fitted B (the envelope of the DRAM-sized traffic "
       "mixes). The limit is the machine sheet's physical figure for the level's load path: bytes "
       "per clock × the units the space runs on × the sheet's clock, or a published bandwidth; a "
       "level whose sheet gives none says so. A ratio above 100 % means the limit (or the clock "
       "it assumes) is wrong, or that the level's working sets were not where their name "
       "says.\n\n"
-      "| file | space | level | capacity | measured (95 % interval) | from | limit | ratio |\n"
+      "| file | space | level | capacity | measured (" +
+      confidence_label() +
+      " interval) | from | limit | ratio |\n"
       "|---|---|---|---|---|---|---|---|\n" +
       rows + "\n";
 }

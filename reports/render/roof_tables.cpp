@@ -7,6 +7,7 @@
 #include "core/units.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {
@@ -124,7 +125,8 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
   const bool device = is_device_space(f.results, gf.space);
   if (!gf.fit && gf.matrix) {  // only a GEMM ran in this dtype (tf32): its roof, no vector roofs
     md += fmt::format("### {} {} {}\n\n", md_code(f.label), md_text(gf.space), md_text(gf.dtype));
-    md += "| roof | value | 95 % CI (repetitions) | spread across probes | defined by | bytes |\n";
+    md += "| roof | value | " + confidence_label() +
+          " CI (repetitions) | spread across probes | defined by | bytes |\n";
     md += "|---|---|---|---|---|---|\n" + matrix_row(gf) + "\n";
     if (!gf.matrix->bandwidth_dtype.empty())
       md += fmt::format(
@@ -137,8 +139,8 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
   const RoofFit& fit = *gf.fit;
   const Roof& r = fit.estimate.roof;
   md += fmt::format("### {} {} {}\n\n", md_code(f.label), md_text(gf.space), md_text(gf.dtype));
-  md += fmt::format("| roof | value | 95 % CI ({}) | spread across probes | defined by | bytes |\n",
-                    fit.interval_method);
+  md += fmt::format("| roof | value | {} CI ({}) | spread across probes | defined by | bytes |\n",
+                    confidence_label(), fit.interval_method);
   md += "|---|---|---|---|---|---|\n";
   md += fmt::format("| **P** (vector units) | {} | {} | {} | {} | register-only |\n",
                     format_flops(r.peak_flops), format_flops_ci(fit.peak_ci, r.peak_flops),
@@ -200,7 +202,9 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
       "(the best of them: the envelope). Intervals come from the repetitions of those points "
       "(block bootstrap), the spread is the range of their per-point values. Ceilings are what "
       "libraries reach, held against the roof of their mix, with how their bytes are counted; "
-      "one above its roof beyond noise (its own 95 % interval above the roof's) is flagged: the "
+      "one above its roof beyond noise (its own " +
+      confidence_label() +
+      " interval above the roof's) is flagged: the "
       "machine does more than our kernels.\n\n";
   for (const auto& f : files) {
     const auto beyond_noise = points_above_roof_beyond_noise(f);
@@ -243,26 +247,25 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
         "B_read or B_write for one direction, the highest of them for kernels of no mix; "
         "P_matrix for GEMMs on tensor or matrix units): {} without a known reason, {} with one "
         "(a cache-resident working set, which the DRAM roof does not bound, or a point inside "
-        "the roof's own 95 % interval).\n\n",
-        100 * kAboveRoofMargin, n_unexplained, n_explained);
+        "the roof's own {} interval).\n\n",
+        100 * kAboveRoofMargin, n_unexplained, n_explained, confidence_label());
     md += "| file | point | measured | roof there | ratio | reason |\n|---|---|---|---|---|---|\n" +
           unexplained + explained + "\n";
   }
   if (n_beyond == 0) {
-    md +=
-        "No verified point that DRAM bounds lies above its roof beyond noise (its 95 % interval "
-        "above the top of the roof's).\n\n";
+    md += "No verified point that DRAM bounds lies above its roof beyond noise (its " +
+          confidence_label() + " interval above the top of the roof's).\n\n";
     return;
   }
   md += fmt::format(
-      "Above their roof beyond noise (the point's 95 % interval, from its repetitions, lies above "
-      "the top of the roof's 95 % interval at its intensity): {}. An own kernel here means the "
+      "Above their roof beyond noise (the point's {0} interval, from its repetitions, lies above "
+      "the top of the roof's {0} interval at its intensity): {1}. An own kernel here means the "
       "roof is wrong; a library kernel, that the machine does more than our kernels reach.\n\n",
-      n_beyond);
-  md +=
-      "| file | point | kernel | measured (95 % CI) | roof there | top of the roof's CI | ratio "
-      "|\n|---|---|---|---|---|---|---|\n" +
-      beyond + "\n";
+      confidence_label(), n_beyond);
+  md += "| file | point | kernel | measured (" + confidence_label() +
+        " CI) | roof there | top of the roof's CI | ratio "
+        "|\n|---|---|---|---|---|---|---|\n" +
+        beyond + "\n";
 }
 
 }  // namespace ridgeline

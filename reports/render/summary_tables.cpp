@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/machines/spec_grade.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
@@ -249,14 +250,15 @@ void add_file_notes(SummaryParts& parts, const FileAnalysis& f, const SummaryLay
 // The roofs table, what its symbols mean, and the sheet table: P, B, B_read and I* only.
 void vector_tables(std::string& md, const SummaryParts& parts, const std::string& head,
                    const std::string& rule) {
-  md += head + " P (95 % CI) | B (95 % CI) | B_read | I* FLOP/byte (95 % CI) |\n" + rule +
+  const std::string ci = " (" + confidence_label() + " CI)";
+  md += head + " P" + ci + " | B" + ci + " | B_read | I* FLOP/byte" + ci + " |\n" + rule +
         "---|---|---|---|\n" + parts.roofs;
   md +=
       "\nP is the peak FLOP/s, B the DRAM bandwidth of kernels that read and write (the "
       "envelope of their traffic mixes: the roof tables name the mix and the point that set "
       "it), B_read the read-only bandwidth and I* = P/B the ridge point: kernels below I* "
-      "FLOP/byte are bound by memory. Brackets hold "
-      "95 % bootstrap intervals.\n\n";
+      "FLOP/byte are bound by memory. Brackets hold " +
+      confidence_label() + " bootstrap intervals.\n\n";
   md += head + " P % of sheet | B % of sheet | attainable at I = 1 | at I = 1000 |\n" + rule +
         "---|---|---|---|\n" + parts.sheet;
 }
@@ -264,10 +266,10 @@ void vector_tables(std::string& md, const SummaryParts& parts, const std::string
 // The same three pieces with the matrix roof's columns beside the vector roofs'.
 void matrix_tables(std::string& md, const SummaryParts& parts, const std::string& head,
                    const std::string& rule) {
-  md += head +
-        " P_vector (95 % CI) | P_matrix (95 % CI) | B (95 % CI) | B_read | I*_vector FLOP/byte "
-        "(95 % CI) | I*_matrix | I*_matrix on B_read |\n" +
-        rule + "---|---|---|---|---|---|---|\n" + parts.roofs;
+  const std::string ci = " (" + confidence_label() + " CI)";
+  md += head + " P_vector" + ci + " | P_matrix" + ci + " | B" + ci +
+        " | B_read | I*_vector FLOP/byte" + ci + " | I*_matrix | I*_matrix on B_read |\n" + rule +
+        "---|---|---|---|---|---|---|\n" + parts.roofs;
   md +=
       "\nP_vector is the peak FLOP/s of the vector units (FMAs), P_matrix that of the tensor or "
       "matrix units (the best verified library GEMM), B the DRAM bandwidth of kernels that read "
@@ -277,8 +279,8 @@ void matrix_tables(std::string& md, const SummaryParts& parts, const std::string
       "read-only bandwidth. The ridge points I*_vector = P_vector/B and I*_matrix = P_matrix/B "
       "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does; "
       "where a dtype ran no read kernel, against the space's highest B_read, named) "
-      "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold 95 % "
-      "bootstrap intervals.\n\n";
+      "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold " +
+      confidence_label() + " bootstrap intervals.\n\n";
   md += head +
         " P_vector % of sheet | P_matrix % of sheet | B % of sheet | attainable at I = 1 | at "
         "I = 1000 |\n" +

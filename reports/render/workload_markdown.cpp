@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "reports/fit/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/workloads/workload_table.hpp"
 
@@ -50,7 +51,8 @@ std::string render_workload_markdown(const WorkloadRequest& q,
       "kernel, scheduler, launch or communication overhead is modelled, and activations, "
       "softmax, norms and RoPE are not counted. Decode: b sequences each add one token that "
       "attends to L positions (tokens/s = b / step time); prefill: one prompt of T tokens, causal "
-      "(tokens/s = T / time). The interval carries the roofs' 95 % intervals.\n\n";
+      "(tokens/s = T / time). The interval carries the roofs' " +
+      confidence_label() + " intervals.\n\n";
   md += fmt::format(
       "Model: {:.4g} billion parameters from the shapes ({:.4g} billion stated){}; {} layers, "
       "hidden {}, {} "
@@ -79,7 +81,8 @@ std::string render_workload_markdown(const WorkloadRequest& q,
   std::string rule = "|---|---|---|---|---|---|";
   for (const FileAnalysis* f : hosts) {
     const std::string h = md_code(f->label);
-    md += fmt::format(" {0} bound (I*) | {0} attainable | {0} tokens/s (95 % CI) |", h);
+    md += fmt::format(" {0} bound (I*) | {0} attainable | {0} tokens/s ({1} CI) |", h,
+                      confidence_label());
     rule += "---|---|---|";
   }
   md += "\n" + rule + "\n";
