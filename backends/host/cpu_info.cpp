@@ -12,6 +12,8 @@
 #include <sstream>
 #include <utility>
 
+#include "core/text.hpp"
+
 namespace ridgeline::host {
 namespace {
 
@@ -39,11 +41,6 @@ int count_cpu_list(const std::string& list) {
     }
   }
   return n;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
 }
 
 // Distinct shared_cpu_list values of cache `index` over every cpuN: how many copies exist.
@@ -169,7 +166,7 @@ std::vector<CacheLevel> cpu_caches(const std::string& sysfs_cpu) {
     } catch (...) {
       continue;
     }
-    c.type = lower(read_line(e.path() / "type"));
+    c.type = lower_ascii(read_line(e.path() / "type"));
     c.size_bytes = parse_cache_size(read_line(e.path() / "size"));
     const std::string shared = read_line(e.path() / "shared_cpu_list");
     c.shared_by_threads = shared.empty() ? 1 : count_cpu_list(shared);

@@ -5,13 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.hpp"
+
 namespace ridgeline {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // The vendor a model name starts with ("Intel(R) Xeon(R) …", "AMD EPYC 9R45"); empty for names
 // that state none ("Common KVM processor", "QEMU Virtual CPU").
@@ -19,7 +16,7 @@ std::string vendor_of_model(const std::string& model) {
   static const char* kVendors[] = {"AMD", "Intel", "Ampere", "ARM", "Apple", "IBM", "Fujitsu"};
   std::string first = model.substr(0, model.find_first_of(" ("));
   for (const char* v : kVendors)
-    if (lower(first) == lower(v)) return v;
+    if (lower_ascii(first) == lower_ascii(v)) return v;
   return {};
 }
 
@@ -50,7 +47,8 @@ std::vector<std::string> unmet_needs(const HostFacts& host, const MachineProfile
     else if (!agrees)
       out.push_back(what);
   };
-  check(!host.vendor.empty(), lower(host.vendor) == lower(sheet.vendor), "vendor " + sheet.vendor);
+  check(!host.vendor.empty(), lower_ascii(host.vendor) == lower_ascii(sheet.vendor),
+        "vendor " + sheet.vendor);
   // context.cpu.avx512 = false settles an AVX-512 sheet even where no point recorded an ISA.
   check(!host.isa.empty() || (need.isa == "avx512" && host.no_avx512), host.isa == need.isa,
         need.isa);
@@ -107,11 +105,11 @@ std::string describe_host(const HostFacts& host) {
 
 HostMatch match_host_profile(const HostFacts& host, const std::vector<MachineProfile>& profiles) {
   HostMatch m;
-  const std::string model = lower(host.model);
+  const std::string model = lower_ascii(host.model);
   for (const auto& sheet : profiles) {
     if (!sheet.cpu || model.empty()) continue;
     const bool named = std::any_of(sheet.match.begin(), sheet.match.end(), [&](const auto& s) {
-      return model.find(lower(s)) != std::string::npos;
+      return model.find(lower_ascii(s)) != std::string::npos;
     });
     if (!named) continue;
     auto unmet = unmet_needs(host, sheet);

@@ -10,6 +10,7 @@
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
 #include "core/profiles_root.hpp"
+#include "core/text.hpp"
 #include "reports/roofline/model.hpp"
 #include "results/results_file.hpp"
 
@@ -18,11 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // A CPU sheet's "cpu" block: the facts a host must agree with. Every key is one a results file
 // records; a fact none records (FMA pipes) would make the sheet match nothing, so it is refused.
@@ -245,7 +241,7 @@ std::vector<MachineProfile> load_machine_profiles(const std::string& dir) {
 }
 
 MachineProfile find_machine_profile(const std::string& id_or_name, const std::string& dir) {
-  const std::string want = lower(id_or_name);
+  const std::string want = lower_ascii(id_or_name);
   std::string known;
   std::error_code ec;
   std::vector<std::string> files;
@@ -254,13 +250,13 @@ MachineProfile find_machine_profile(const std::string& id_or_name, const std::st
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     const std::string id = fs::path(f).stem().string();
-    if (lower(id) == want) return load_machine_profile(f);
+    if (lower_ascii(id) == want) return load_machine_profile(f);
     known += (known.empty() ? "" : ", ") + id;
   }
   // Names need the files parsed; a broken unrelated profile should not hide a good match by id.
   for (const auto& f : files) {
     const MachineProfile m = load_machine_profile(f);
-    if (lower(m.name) == want) return m;
+    if (lower_ascii(m.name) == want) return m;
   }
   throw InputError("", "--machine",
                    "unknown machine profile '" + id_or_name + "' (known: " + known + ")");
@@ -268,11 +264,11 @@ MachineProfile find_machine_profile(const std::string& id_or_name, const std::st
 
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
                                                     const std::vector<MachineProfile>& profiles) {
-  const std::string name = lower(device_name);
+  const std::string name = lower_ascii(device_name);
   for (const auto& m : profiles) {
     if (m.cpu) continue;  // a CPU sheet needs the host's facts, not its name alone
     for (const auto& s : m.match)
-      if (name.find(lower(s)) != std::string::npos) return m;
+      if (name.find(lower_ascii(s)) != std::string::npos) return m;
   }
   return std::nullopt;
 }

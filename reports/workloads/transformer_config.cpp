@@ -11,6 +11,7 @@
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
 #include "core/profiles_root.hpp"
+#include "core/text.hpp"
 #include "reports/workloads/phase_counts.hpp"
 #include "results/results_file.hpp"
 
@@ -27,11 +28,6 @@ inline constexpr long long kMaxDimension = 1 << 20;
 inline constexpr double kMaxParameters = 1e14;
 // The stated parameter count is rounded on model cards (7.61B); a shape typo moves it by more.
 inline constexpr double kParameterTolerance = 0.01;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // A count: an integer in [1, max] (a dimension of the model, or an expert count).
 int positive_count(const FieldReader& f, const std::string& key, long long max = kMaxDimension) {
@@ -87,7 +83,7 @@ const WeightFormat& TransformerConfig::weight_format(const std::string& format_n
   if (format_name.empty()) return weight_formats.front();
   std::string known;
   for (const auto& w : weight_formats) {
-    if (lower(w.name) == lower(format_name)) return w;
+    if (lower_ascii(w.name) == lower_ascii(format_name)) return w;
     known += (known.empty() ? "" : ", ") + w.name;
   }
   throw InputError("", "--weights",
@@ -148,7 +144,7 @@ TransformerConfig load_transformer_config(const std::string& path) {
     const std::string at = "weight_formats[" + std::to_string(i) + "]";
     c.weight_formats.push_back(read_weight_format(path, formats[i], at));
     for (std::size_t k = 0; k + 1 < c.weight_formats.size(); ++k)
-      if (lower(c.weight_formats[k].name) == lower(c.weight_formats.back().name))
+      if (lower_ascii(c.weight_formats[k].name) == lower_ascii(c.weight_formats.back().name))
         throw InputError(path, at + ".name", "'" + c.weight_formats.back().name + "' twice");
   }
   const ParameterCounts counted = parameter_counts(c);
@@ -169,7 +165,7 @@ TransformerConfig find_transformer_config(const std::string& id_name_or_path,
   if (id_name_or_path.size() > 5 &&
       id_name_or_path.compare(id_name_or_path.size() - 5, 5, ".json") == 0)
     return load_transformer_config(id_name_or_path);
-  const std::string want = lower(id_name_or_path);
+  const std::string want = lower_ascii(id_name_or_path);
   std::vector<std::string> files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
@@ -179,13 +175,13 @@ TransformerConfig find_transformer_config(const std::string& id_name_or_path,
   std::string known;
   for (const auto& file : files) {
     const std::string id = fs::path(file).stem().string();
-    if (lower(id) == want) return load_transformer_config(file);
+    if (lower_ascii(id) == want) return load_transformer_config(file);
     known += (known.empty() ? "" : ", ") + id;
   }
   // Names need the files parsed; a broken unrelated file must not hide a match by id above.
   for (const auto& file : files) {
     TransformerConfig c = load_transformer_config(file);
-    if (lower(c.name) == want) return c;
+    if (lower_ascii(c.name) == want) return c;
   }
   throw InputError("", "--workload",
                    "unknown workload '" + id_name_or_path + "' (known: " + known + ")");

@@ -5,13 +5,14 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_test.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
 
-const std::string kBin = test::paths::kRunBin;
+using test::kBin;
 const std::string kSource = test::paths::kSourceDir;
 
 TEST(CliInfo, JsonDescribesHostSpaceCpuAndBuild) {

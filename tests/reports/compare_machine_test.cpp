@@ -276,17 +276,17 @@ TEST_F(CompareMachine, AUniformSlowdownTheCpuWaitingExplainsIsAmbiguousMachineBu
   EXPECT_FALSE(quiet.machine()["machine_busy"].get<bool>());
 }
 
-constexpr double kClock = 1980;  // the H200's max SM clock, MHz
+constexpr double kMaxSmClock = 1980;  // the H200's max SM clock, MHz
 
 // gpu_run.json (no telemetry of its own) with telemetry on every measured point, as `ridgeline
 // run` records it with NVML, every time × `slowdown`.
-Json gpu_night(double clock, double slowdown, const std::string& reason = "") {
+Json telemetry_night(double clock, double slowdown, const std::string& reason = "") {
   Json doc = scaled(fixture("gpu_run.json"), slowdown);
   for (auto& p : doc["points"]) {
     if (!timed(p)) continue;
     p["telemetry"] = {
         {"sm_clock_mhz", clock},
-        {"reference_sm_clock_mhz", kClock},
+        {"reference_sm_clock_mhz", kMaxSmClock},
         {"throttled", !reason.empty()},
         {"throttle_reasons", reason.empty() ? Json::array() : Json({reason})},
         {"throttled_samples", std::vector<bool>(p["samples"].size(), !reason.empty())}};
@@ -295,19 +295,19 @@ Json gpu_night(double clock, double slowdown, const std::string& reason = "") {
 }
 
 TEST_F(CompareMachine, AUniformSlowdownAtALowerClockIsSlowerClockLimited) {
-  const std::vector<Json> history(3, gpu_night(kClock, 1));
-  const GateRun r = gate(history, gpu_night(1700, 1.15));
+  const std::vector<Json> history(3, telemetry_night(kMaxSmClock, 1));
+  const GateRun r = gate(history, telemetry_night(1700, 1.15));
   ASSERT_EQ(r.r.exit_code, 1) << r.r.out;
   const Json& m = r.machine();
   EXPECT_EQ(m["verdict"], "SLOWER") << m.dump();
   EXPECT_TRUE(m["clock_limited"].get<bool>());
   EXPECT_EQ(m["sm_clock_mhz"], 1700);
-  EXPECT_EQ(m["history_sm_clock_mhz"], kClock);
+  EXPECT_EQ(m["history_sm_clock_mhz"], kMaxSmClock);
   EXPECT_NE(r.r.out.find("clock-limited: SM clock 1700 MHz, history 1980 MHz (-14.1 %)"),
             std::string::npos)
       << r.r.out;
   // The documented option reports it without failing the night.
-  const GateRun relaxed = gate(history, gpu_night(1700, 1.15), "--clock-limited-ambiguous");
+  const GateRun relaxed = gate(history, telemetry_night(1700, 1.15), "--clock-limited-ambiguous");
   EXPECT_EQ(relaxed.r.exit_code, 0) << relaxed.r.out;
   EXPECT_EQ(relaxed.machine()["verdict"], "AMBIGUOUS");
   EXPECT_TRUE(relaxed.machine()["clock_limited"].get<bool>());
@@ -315,14 +315,14 @@ TEST_F(CompareMachine, AUniformSlowdownAtALowerClockIsSlowerClockLimited) {
 }
 
 TEST_F(CompareMachine, AUniformSlowdownWithANewThrottleReasonIsClockLimited) {
-  const std::vector<Json> history(3, gpu_night(kClock, 1));
-  const GateRun r = gate(history, gpu_night(kClock, 1.15, "hw_slowdown"));
+  const std::vector<Json> history(3, telemetry_night(kMaxSmClock, 1));
+  const GateRun r = gate(history, telemetry_night(kMaxSmClock, 1.15, "hw_slowdown"));
   ASSERT_EQ(r.r.exit_code, 1) << r.r.out;
   EXPECT_EQ(r.machine()["verdict"], "SLOWER");
   EXPECT_TRUE(r.machine()["clock_limited"].get<bool>());
   EXPECT_EQ(r.machine()["new_throttle_reasons"], Json({"hw_slowdown"}));
   // At the history's clock without a new reason, the same slowdown is not clock-limited.
-  const GateRun plain = gate(history, gpu_night(kClock, 1.15));
+  const GateRun plain = gate(history, telemetry_night(kMaxSmClock, 1.15));
   EXPECT_EQ(plain.r.exit_code, 1);
   EXPECT_FALSE(plain.machine()["clock_limited"].get<bool>());
 }

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMiB = 1 << 20, kL2 = 60 * kMiB, kWs = 8 * kL2, kN = kWs / 8;
+constexpr double kMiBytes = 1 << 20, kL2 = 60 * kMiBytes, kWs = 8 * kL2, kN = kWs / 8;
 
 json gpu_context() {
   return {{"host", {{"hostname", "h"}}},
