@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/gpu-run --dry-run on a host build: every step of the GPU session runs (ldd, info, smoke,
 # main sweep, report, packing) with tiny host profiles, and the outputs a GPU session brings back
-# are there and well-formed. Also: a binary that cannot start fails fast with exit 3.
+# are there and well-formed. Also: a binary that cannot start fails fast with exit 3, and one built
+# for another ROCm's HIP runtime says which runtime it wants and which the machine has.
 #   gpu_run_dry_run_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=${1:?} build=${2:?}
@@ -35,4 +36,23 @@ rc=0
 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/broken" "$work/out2" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] || fail "a binary that cannot start gave exit $rc, not 3"
 grep -q 'FAIL' "$work/out2/summary.txt" || fail "the fail-fast summary does not say FAIL"
+
+# A HIP binary built for another ROCm than the machine's (as Debian's ROCm 5.2, libamdhip64.so.5,
+# on a ROCm 6 machine with .so.6; here majors no machine has, since Debian's .so.5 may be
+# installed): the summary names both runtimes.
+mkdir -p "$work/hip/bin" "$work/rocm6"
+echo 'int hipInit(unsigned f) { return (int)f; }' |
+  gcc -shared -fPIC -x c - -Wl,-soname,libamdhip64.so.98 -o "$work/libamdhip64.so.98"
+ln -s "$work/libamdhip64.so.98" "$work/libamdhip64.so"
+echo 'int hipInit(unsigned); int main(void) { return hipInit(0); }' |
+  gcc -x c - -o "$work/hip/bin/ridgeline" -L"$work" -lamdhip64
+rm "$work/libamdhip64.so.98" "$work/libamdhip64.so"
+echo 'int hipInit(unsigned f) { return (int)f; }' |
+  gcc -shared -fPIC -x c - -Wl,-soname,libamdhip64.so.99 -o "$work/rocm6/libamdhip64.so.99"
+rc=0
+LD_LIBRARY_PATH=$work/rocm6 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/hip" "$work/out3" \
+  >/dev/null 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "a HIP binary for another ROCm gave exit $rc, not 3"
+grep -q 'HIP runtime libamdhip64.so.98; this machine has .*libamdhip64.so.99 ' "$work/out3/summary.txt" ||
+  fail "the summary does not name both HIP runtimes: $(cat "$work/out3/summary.txt")"
 echo "gpu-run dry run: ok"
