@@ -55,4 +55,18 @@ LD_LIBRARY_PATH=$work/rocm6 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/
 [ "$rc" = 3 ] || fail "a HIP binary for another ROCm gave exit $rc, not 3"
 grep -q 'HIP runtime libamdhip64.so.98; this machine has .*libamdhip64.so.99 ' "$work/out3/summary.txt" ||
   fail "the summary does not name both HIP runtimes: $(cat "$work/out3/summary.txt")"
+
+# A binary that finds its HIP runtime and misses another library: no word of a HIP mismatch.
+echo 'int ridgeline_missing(void) { return 0; }' | gcc -shared -fPIC -x c - -o "$work/libridgeline_missing.so"
+echo 'int hipInit(unsigned); int ridgeline_missing(void); int main(void) { return hipInit(0) + ridgeline_missing(); }' |
+  gcc -x c - -o "$work/hip/bin/ridgeline" -L"$work/rocm6" -l:libamdhip64.so.99 -L"$work" -lridgeline_missing
+rm "$work/libridgeline_missing.so"
+rc=0
+LD_LIBRARY_PATH=$work/rocm6 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/hip" "$work/out4" \
+  >/dev/null 2>&1 || rc=$?
+[ "$rc" = 3 ] || fail "a binary missing a library beside its HIP runtime gave exit $rc, not 3"
+grep -q 'libridgeline_missing.so => not found' "$work/out4/summary.txt" ||
+  fail "the summary does not name the missing library: $(cat "$work/out4/summary.txt")"
+! grep -q 'HIP runtime' "$work/out4/summary.txt" ||
+  fail "a HIP runtime that was found is called a mismatch: $(cat "$work/out4/summary.txt")"
 echo "gpu-run dry run: ok"
