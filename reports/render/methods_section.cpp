@@ -43,10 +43,17 @@ std::string traffic_mixes_text() {
     const char* probe;
     const char* as;
   };
-  static constexpr Named kNamed[] = {
-      {"copy", "copy"}, {"scale", "scale"}, {"fma", "the FMA ladders"},
-      {"add", "add"},   {"triad", "triad"}, {"read", "read"},
-      {"dot", "dot"},   {"fill", "fill"}};
+  static constexpr Named kNamed[] = {{"copy", "copy"},
+                                     {"scale", "scale"},
+                                     {"fma", "the FMA ladders"},
+                                     {"add", "add"},
+                                     {"triad", "triad"},
+                                     {"read", "read"},
+                                     {"dot", "dot"},
+                                     {"fill", "fill"},
+                                     {"cache_update", "the cache sweep's cache_update"},
+                                     {"cache_triad", "cache_triad"},
+                                     {"cache_read", "cache_read"}};
   std::string text;
   for (const TrafficMix mix : kTrafficMixes) {
     std::vector<std::string> kernels;
@@ -87,8 +94,9 @@ std::string roofs() {
       one_way.push_back(mix_roof_name(mix));
   return fmt::format(
       "- Roofs: memory roofs are envelopes per traffic mix (reads : writes as the kernel counts "
-      "them: {mixes}) of our own verified streaming kernels and ladder rungs whose working set is "
-      "DRAM-sized (at least {multiple:g}x the last-level cache of the whole machine, every copy; "
+      "them: {mixes}) of our own verified streaming kernels, ladder rungs and cache-sweep sets "
+      "whose working set is DRAM-sized (at least {multiple:g}x the last-level cache of the whole "
+      "machine, every copy; "
       "{multiple:g}x the L2 on a GPU). B, the roof of kernels that read and write, is the "
       "envelope of the {both_ways} mixes; {one_way} those of one direction. On a write-allocate "
       "CPU a kernel that stores into lines it never read moves more than it counts: its counted "

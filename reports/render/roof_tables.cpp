@@ -194,8 +194,9 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
   md += "## Roofs and ceilings\n\n";
   md +=
       "Memory roofs are envelopes, one per traffic mix (reads : writes 1:1, 2:1, read-only, "
-      "write-only): the fastest of our own verified, DRAM-sized streaming kernels and FMA-ladder "
-      "rungs of that mix (each at the median of its repetitions). B, the roof of kernels that "
+      "write-only): the fastest of our own verified, DRAM-sized streaming kernels, FMA-ladder "
+      "rungs and cache-sweep sets of that mix (each at the median of its repetitions). B, the roof "
+      "of kernels that "
       "read and write, is the envelope of the 1:1 and 2:1 mixes, and the table names the mix and "
       "the point that set it; B_read and B_write are the one-direction mixes. P (P_vector) comes "
       "from the register-only peak, P_matrix from the library GEMMs on tensor or matrix units "
