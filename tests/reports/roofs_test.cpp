@@ -187,6 +187,38 @@ TEST(RoofRoles, SramPointsAreAMemoryLevelNotPartOfTheFit) {
   EXPECT_NE(md.find("<code>sram_read</code>"), std::string::npos) << "its per-probe table";
 }
 
+// The cache sweep's sets at DRAM size are own streams that count moved bytes: they join the
+// envelope of their mix (cache_update B, cache_read B_read) and so never sit above it; sets a
+// cache holds stay memory levels.
+TEST(RoofRoles, DramSizedCacheSweepSetsJoinTheEnvelopeOfTheirMix) {
+  const json in_place1 = {{"k", 1}, {"form", "in_place"}},
+             in_place2 = {{"k", 2}, {"form", "in_place"}};
+  const json passes = {{"passes", 1}};
+  const double ws = 160 * kMiB, n = ws / 8, big = 256 * kMiB, small = 64 * kMiB;
+  json update_dram = point("cache_update", "cache", big, big / 4, 2 * big, 2 * big / 55e9, passes);
+  json update_small =
+      point("cache_update", "cache", small, small / 4, 2 * small, 2 * small / 90e9, passes);
+  json read_dram = point("cache_read", "cache", big, big / 8, big, big / 60e9, passes);
+  const json pts = {point("fma", "fma", ws, 2 * n, 16 * n, 16 * n / 50e9, in_place1),
+                    point("fma", "fma", ws, 4 * n, 16 * n, 16 * n / 50e9, in_place2),
+                    point("read", "bandwidth", ws, n, 8 * n, 8 * n / 45e9),
+                    point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9),
+                    update_dram,
+                    update_small,
+                    read_dram};
+  std::vector<FileAnalysis> files;
+  files.push_back(analyze(results(cpu_context(1, 2), pts), 200));
+  const GroupFit& g = files[0].groups.at(0).fit;
+  ASSERT_TRUE(g.fit) << g.not_fitted;
+  EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 55e9, 0.5e9) << "the DRAM-sized cache_update";
+  EXPECT_EQ(g.bandwidth_best, "cache_update ws:268435456");
+  ASSERT_TRUE(g.read_bandwidth);
+  EXPECT_NEAR(g.read_bandwidth->value, 60e9, 0.5e9) << "the DRAM-sized cache_read";
+  for (const auto& p : points_above_roof(files[0]))
+    EXPECT_NE(p.reason.find("cache"), std::string::npos)
+        << p.point->name << " above its roof without a cache holding it";
+}
+
 // A point above the estimate but inside the roof's own interval (noisy peak repetitions) is
 // listed with that reason, not as a broken roof.
 TEST(RoofRoles, APointInsideTheRoofsIntervalSaysSo) {
