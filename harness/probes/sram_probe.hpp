@@ -125,9 +125,8 @@ class SramProbe final : public Probe {
     info_.working_set_bytes = words_ * sizeof(Word);  // one team's scratch: what the grade names
     const double sweeps = read ? 1.0 + passes : 2.0 + 2.0 * passes;  // fill + passes (+ final)
     info_.bytes = sweeps * elements * s;
-    // Per thread, the read sweeps' adds less the A that the first group of words replaces,
-    // plus the A - 1 of the pairwise sum: one add fewer than the elements summed.
-    info_.flops = (read ? double(passes) : 2.0 * passes + 1.0) * elements - threads;
+    info_.flops = (read ? double(passes) : 2.0 * passes + 1.0) * elements +
+                  threads * double(Shape::kAccumulators - 1);
     info_.params = {{"passes", passes},
                     {"scratch_bytes", info_.working_set_bytes},
                     {"requested_bytes", requested_bytes ? requested_bytes : scratch_bytes},
@@ -242,18 +241,10 @@ void SramProbe<Space, T>::run_op() {
             sram_pass_boundary();
           }
         }
-        // The accumulators start as the first group of words (0 + x is x exactly: the sums are
-        // those of a zeroed start). A zeroed array became a 256-byte memset on the stack with
-        // GCC 12 tuned for Zen 3 (-march=native, AVX2), for a path where no sweep runs, which
-        // the planner never takes (words_ is a whole number of groups > 0, passes >= 1).
-        T acc[A];
-        for (std::size_t u = 0; u < U; ++u) {
-          const Word x = buf[u * TS + t];
-          for (std::size_t l = 0; l < L; ++l) acc[u * L + l] = x.v[l];
-        }
+        T acc[A] = {};
         const int read_passes = Op == SramOp::kRead ? n_passes : 1;
         for (int p = 0; p < read_passes; ++p)
-          for (std::size_t k = p == 0 ? U : 0; k < per_thread; k += U)
+          for (std::size_t k = 0; k < per_thread; k += U)
             for (std::size_t u = 0; u < U; ++u) {
               const Word x = buf[(k + u) * TS + t];
               for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
