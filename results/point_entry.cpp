@@ -1,6 +1,7 @@
 #include "results/point_entry.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 
@@ -28,6 +29,15 @@ double number_at(const json& j, const char* key) {
 }
 std::uint64_t count_at(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number_unsigned() ? j[key].get<std::uint64_t>() : 0;
+}
+// A round number; nullopt for anything that is not an int (it is never converted out of range).
+std::optional<int> round_of(const json& r) {
+  if (r.is_number_unsigned() && r.get<std::uint64_t>() <= std::uint64_t(INT_MAX))
+    return static_cast<int>(r.get<std::uint64_t>());
+  if (r.is_number_integer() && !r.is_number_unsigned() && r.get<std::int64_t>() >= INT_MIN &&
+      r.get<std::int64_t>() <= INT_MAX)
+    return static_cast<int>(r.get<std::int64_t>());
+  return std::nullopt;
 }
 
 }  // namespace
@@ -118,7 +128,7 @@ PointEntry point_entry_from_json(const json& j) {
                                         : std::numeric_limits<double>::quiet_NaN());
   if (j.contains("sample_rounds") && j["sample_rounds"].is_array())
     for (const json& r : j["sample_rounds"])
-      if (r.is_number_integer()) e.sample_rounds.push_back(r.get<int>());
+      if (const std::optional<int> round = round_of(r)) e.sample_rounds.push_back(*round);
   e.skipped_reason = text_at(j, "skipped_reason");
   if (e.measured()) {
     e.verification.ok =

@@ -194,5 +194,28 @@ TEST(PointEntry, ReaderNamesTheFieldThatIsWrong) {
   }
 }
 
+// The MPI job decodes unchecked: a field of another type is left empty, a number out of range
+// is never converted into one.
+TEST(PointEntry, DecoderTakesOnlyWhatHasItsType) {
+  const json j = json::parse(R"({"name": 7, "working_set_bytes": -5, "flops": "many",
+      "samples": [1e-6, "x", null], "sample_rounds": [18446744073709551615, -1, 2.5, 3],
+      "skipped_reason": null, "verified": "yes", "timer": "steady_clock",
+      "l2_flush_bytes": -1, "rank": 1e300, "mpi_wall_s": "slow"})");
+  const PointEntry e = point_entry_from_json(j);
+  EXPECT_EQ(e.info.name, "");
+  EXPECT_EQ(e.info.working_set_bytes, 0u);
+  EXPECT_EQ(e.info.flops, 0);
+  ASSERT_EQ(e.samples.size(), 3u);
+  EXPECT_TRUE(std::isnan(e.samples[1]) && std::isnan(e.samples[2]));
+  EXPECT_EQ(e.sample_rounds, (std::vector<int>{-1, 3}));
+  EXPECT_FALSE(e.verification.ok);
+  ASSERT_TRUE(e.measurement.has_value());
+  EXPECT_EQ(e.measurement->l2_flush_bytes, 0u);
+  ASSERT_TRUE(e.mpi.has_value());
+  EXPECT_EQ(e.mpi->rank, 1000000000);
+  EXPECT_EQ(e.mpi->wall_s, 0);
+  EXPECT_EQ(point_entry_from_json(json::array()).info.name, "");
+}
+
 }  // namespace
 }  // namespace ridgeline
