@@ -1,13 +1,11 @@
 #include "results/results_model.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <unordered_map>
 
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
-#include "core/stats.hpp"
 #include "results/results_file.hpp"
 
 namespace ridgeline {
@@ -26,123 +24,44 @@ int to_count(std::optional<double> v, int fallback) {
   return v ? static_cast<int>(std::min(*v, 1e9)) : fallback;
 }
 
-// `telemetry` of a measured point: null, or an object whose fields have the documented types.
-std::optional<PointTelemetry> read_telemetry(const std::string& file, const json& j,
-                                             const std::string& at) {
-  if (!j.contains("telemetry") || j["telemetry"].is_null()) return std::nullopt;
-  const json& t = j["telemetry"];
-  const std::string here = at + ".telemetry";
-  if (!t.is_object()) throw InputError(file, here, "must be an object or null");
-  const Reader r(file, t, here);
-  PointTelemetry out;
-  out.sm_clock_mhz = r.number("sm_clock_mhz", false).value_or(0);
-  out.reference_sm_clock_mhz = r.number("reference_sm_clock_mhz", false).value_or(0);
-  if (r.has("throttled")) out.throttled = r.boolean("throttled");
-  if (r.has("throttle_reasons")) {
-    if (!t["throttle_reasons"].is_array())
-      throw InputError(file, r.where("throttle_reasons"), "must be an array of strings");
-    for (std::size_t i = 0; i < t["throttle_reasons"].size(); ++i) {
-      if (!t["throttle_reasons"][i].is_string())
-        throw InputError(file, r.where("throttle_reasons[" + std::to_string(i) + "]"),
-                         "must be a string");
-      out.throttle_reasons.push_back(t["throttle_reasons"][i].get<std::string>());
-    }
-  }
-  if (r.has("throttled_samples")) {
-    if (!t["throttled_samples"].is_array())
-      throw InputError(file, r.where("throttled_samples"), "must be an array of true or false");
-    for (std::size_t i = 0; i < t["throttled_samples"].size(); ++i) {
-      if (!t["throttled_samples"][i].is_boolean())
-        throw InputError(file, r.where("throttled_samples[" + std::to_string(i) + "]"),
-                         "must be true or false");
-      out.throttled_samples.push_back(t["throttled_samples"][i].get<bool>());
-    }
-  }
-  return out;
-}
-
-// `cpu_wait` of a measured point: null, or {median_share in [0, 1], busy_samples, …}.
-void read_cpu_wait(const std::string& file, const json& j, const std::string& at, Point& p) {
-  if (!j.contains("cpu_wait") || j["cpu_wait"].is_null()) return;
-  const std::string here = at + ".cpu_wait";
-  if (!j["cpu_wait"].is_object()) throw InputError(file, here, "must be an object or null");
-  const Reader r(file, j["cpu_wait"], here);
-  const std::optional<double> share = r.number("median_share", false);
-  if (!share) throw InputError(file, r.where("median_share"), "missing required field");
-  if (*share > 1) throw InputError(file, r.where("median_share"), "must be at most 1");
-  p.cpu_wait_share = *share;
-  p.busy_samples = to_count(r.number("busy_samples", false), 0);
-  p.cpu_wait_threads = to_count(r.number("threads", false), 1);
-}
-
-Point read_point(const std::string& file, const json& j, std::size_t index) {
-  const std::string at = "points[" + std::to_string(index) + "]";
-  if (!j.is_object()) throw InputError(file, at, "must be an object");
-  const Reader r(file, j, at);
+// The reporter's point: the entry as read, with what the reader took besides it.
+Point to_point(PointEntryRead read) {
+  PointEntry& e = read.entry;
   Point p;
-  p.name = r.str("name", true);
-  p.probe = r.str("probe", true);
-  p.family = r.str("family", true);
-  p.space = r.str("space", true);
-  p.dtype = r.str("dtype", true);
-  p.skipped_reason = r.str("skipped_reason", false);
-  if (j.contains("params") && j["params"].is_object()) p.params = j["params"];
-  p.working_set_bytes = r.number("working_set_bytes", false).value_or(0);
-  p.flops = r.number("flops", false).value_or(0);
-  p.bytes = r.number("bytes", false).value_or(0);
-  if (!p.measured()) return p;
-
-  p.verified = r.boolean("verified");
-  p.verify_error = r.str("verify_error", false);
-  if (!j.contains("samples") || !j["samples"].is_array() || j["samples"].empty())
-    throw InputError(file, r.where("samples"), "a measured point needs a non-empty array");
-  for (std::size_t i = 0; i < j["samples"].size(); ++i)
-    p.samples.push_back(
-        r.check(j["samples"][i], r.where("samples[" + std::to_string(i) + "]"), true));
-  p.median_s = r.number("median_s", true).value_or(median(p.samples));
-  if (p.flops <= 0 && p.bytes <= 0)
-    throw InputError(file, r.where("flops"), "a measured point needs flops or bytes above 0");
-  // Rates and intensity follow from the counts; recomputing them keeps one source of truth.
-  if (p.flops > 0) p.flops_per_s = p.flops / p.median_s;
-  if (p.bytes > 0) p.bytes_per_s = p.bytes / p.median_s;
-  if (p.bytes > 0 && p.flops > 0) p.intensity = p.flops / p.bytes;
-  for (const auto& rate : {p.flops_per_s, p.bytes_per_s})
-    if (rate && !std::isnormal(*rate))
-      throw InputError(file, r.where("median_s"),
-                       "gives a rate (counts / median_s) that is not a finite positive number");
-  if (p.intensity && !std::isnormal(*p.intensity))
-    throw InputError(file, r.where("bytes"),
-                     "gives an intensity (flops / bytes) that is not a finite positive number");
-  r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
-  p.telemetry = read_telemetry(file, j, at);
-  read_cpu_wait(file, j, at, p);
+  p.name = std::move(e.info.name);
+  p.probe = std::move(e.info.probe);
+  p.family = std::move(e.info.family);
+  p.space = std::move(e.info.space);
+  p.dtype = std::move(e.info.dtype);
+  p.skipped_reason = std::move(e.skipped_reason);
+  p.params = std::move(e.info.params);
+  p.working_set_bytes = read.working_set_bytes;
+  p.flops = e.info.flops;
+  p.bytes = e.info.bytes;
+  if (p.measured()) {
+    p.verified = e.verification.ok;
+    p.verify_error = std::move(e.verification.error);
+    p.samples = std::move(e.samples);
+    p.median_s = read.median_s;
+    p.flops_per_s = read.flops_per_s;
+    p.bytes_per_s = read.bytes_per_s;
+    p.intensity = read.intensity;
+    p.telemetry = std::move(read.telemetry);
+    p.cpu_wait_share = read.cpu_wait_share;
+    p.busy_samples = read.busy_samples;
+    p.cpu_wait_threads = read.cpu_wait_threads;
+  }
+  if (e.mpi) {
+    p.rank = e.mpi->rank;
+    p.host = std::move(read.host);
+    p.device = std::move(read.device);
+    p.where = std::move(read.where);
+    p.device_key = std::move(read.device_key);
+  }
   return p;
 }
 
-// An MPI job's point: its rank and placement (both or neither).
-void read_placement(const std::string& file, const json& j, std::size_t index, Point& p) {
-  const std::string at = "points[" + std::to_string(index) + "]";
-  const Reader r(file, j, at);
-  if (!r.has("rank") && !r.has("placement")) return;
-  const auto rank = r.number("rank", false);
-  if (!rank || *rank != std::floor(*rank) || *rank > 1e6)
-    throw InputError(file, r.where("rank"), "must be a rank number (0 to 1000000)");
-  p.rank = static_cast<int>(*rank);
-  if (!r.has("placement") || !j["placement"].is_object())
-    throw InputError(file, r.where("placement"), "must be an object with the rank's host");
-  const Reader place(file, j["placement"], r.where("placement"));
-  p.host = place.str("host", true);
-  p.device = place.str("device", false);
-  p.device_key = place.str("key", true);
-  const std::string bus = place.str("pci_bus_id", false), cpus = place.str("cpu_set", false);
-  p.where = !bus.empty() ? "GPU " + bus : !cpus.empty() ? "CPUs " + cpus : "";
-}
-
 }  // namespace
-
-int PointTelemetry::throttled_count() const {
-  return int(std::count(throttled_samples.begin(), throttled_samples.end(), true));
-}
 
 std::string Point::param(const std::string& key) const {
   const auto it = params.find(key);
@@ -183,8 +102,7 @@ Results parse_results(const std::string& text, const std::string& file) {
       return true;
     if (!point_error) {
       try {
-        Point p = read_point(file, parsed, index);
-        read_placement(file, parsed, index, p);
+        Point p = to_point(read_point_entry(file, parsed, index));
         // An MPI job measures each point once per rank.
         const auto [it, fresh] = first_index.emplace(p.name + '\n' + std::to_string(p.rank), index);
         if (!fresh)

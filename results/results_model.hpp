@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "results/point_entry_reader.hpp"  // PointTelemetry
+
 namespace ridgeline {
 
 struct CacheInfo {
@@ -30,17 +32,6 @@ struct SpaceInfo {
   std::string kind;  // host | device
   int concurrency = 1;
   std::optional<DeviceInfo> device;
-};
-
-// A GPU point's telemetry over its samples (schema.md, "Telemetry"): what the compare gate needs
-// to tell a slower clock from a slower kernel.
-struct PointTelemetry {
-  double sm_clock_mhz = 0;            // median SM clock during the samples; 0 when unknown
-  double reference_sm_clock_mhz = 0;  // NVML's max SM clock; 0 when unknown
-  bool throttled = false;             // any sample throttled
-  std::vector<std::string> throttle_reasons;
-  std::vector<bool> throttled_samples;  // one flag per sample
-  int throttled_count() const;
 };
 
 struct Point {

@@ -1,73 +1,15 @@
 #include "results/results_writer.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 #include "core/input_error.hpp"
-#include "core/stats.hpp"
 #include "results/results_file.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {
 
 using nlohmann::json;
-
-namespace {
-
-// NaN and infinity are not JSON; an unmeasurable number is null.
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-}  // namespace
-
-json point_json(const PointInfo& info, const std::vector<double>& samples,
-                const Verification& verification, const std::string& skipped_reason,
-                const json& measurement) {
-  json p = {{"name", info.name},
-            {"probe", info.probe},
-            {"family", info.family},
-            {"space", info.space},
-            {"dtype", info.dtype},
-            {"working_set_bytes", info.working_set_bytes},
-            {"elements", info.elements},
-            {"flops", info.flops},
-            {"bytes", info.bytes},
-            {"intensity", info.bytes > 0 ? json(info.flops / info.bytes) : json(nullptr)},
-            {"params", info.params}};
-  const bool measured = skipped_reason.empty() && !samples.empty();
-  p["samples"] = json::array();
-  for (double s : samples) p["samples"].push_back(finite_or_null(s));
-  p["sample_rounds"] = json::array();  // the runner sets each sample's round
-  if (measured) {
-    const double med = median(samples);
-    p["median_s"] = finite_or_null(med);
-    p["min_s"] = finite_or_null(*std::min_element(samples.begin(), samples.end()));
-    p["max_s"] = finite_or_null(*std::max_element(samples.begin(), samples.end()));
-    p["flops_per_s"] = info.flops > 0 ? finite_or_null(info.flops / med) : json(nullptr);
-    p["bytes_per_s"] = info.bytes > 0 ? finite_or_null(info.bytes / med) : json(nullptr);
-    p["verified"] = verification.ok;
-    p["verify_error"] = verification.ok ? json(nullptr) : json(verification.error);
-    p["skipped_reason"] = nullptr;
-  } else {
-    for (const char* k : {"median_s", "min_s", "max_s", "flops_per_s", "bytes_per_s"})
-      p[k] = nullptr;
-    p["verified"] = false;
-    p["verify_error"] = nullptr;
-    p["skipped_reason"] = skipped_reason.empty() ? "no samples" : skipped_reason;
-  }
-  const bool has_measurement = measured && measurement.is_object();
-  p["timer"] = has_measurement ? measurement.value("timer", json(nullptr)) : json(nullptr);
-  p["l2_flush_bytes"] = has_measurement ? measurement.value("l2_flush_bytes", json(0)) : json(0);
-  p["telemetry"] = has_measurement ? measurement.value("telemetry", json(nullptr)) : json(nullptr);
-  p["cpu_wait"] = has_measurement ? measurement.value("cpu_wait", json(nullptr)) : json(nullptr);
-  // How the device was held and flushed, and why telemetry or the CPU wait is missing, where
-  // known.
-  if (has_measurement)
-    for (const char* k : {"stream_hold", "hold_timeouts", "l2_flush", "telemetry_unavailable",
-                          "cpu_wait_unavailable"})
-      if (measurement.contains(k)) p[k] = measurement[k];
-  return p;
-}
 
 ResultsWriter::ResultsWriter(std::string path, json profile, json context)
     : path_(std::move(path)) {
@@ -179,8 +121,8 @@ std::set<std::string> ResultsWriter::resume_from(const std::string& path, int ra
 
 void ResultsWriter::set_mpi(json mpi) { doc_["mpi"] = std::move(mpi); }
 
-void ResultsWriter::add(json point) {
-  doc_["points"].push_back(std::move(point));
+void ResultsWriter::add(const PointEntry& point) {
+  doc_["points"].push_back(to_json(point));
   flush();
 }
 
@@ -196,21 +138,20 @@ json* same_point(json& points, const json& point) {
 
 }  // namespace
 
-void ResultsWriter::put(json point) {
+void ResultsWriter::replace_or_append(json point) {
   if (json* p = same_point(doc_["points"], point))
     *p = std::move(point);
   else
     doc_["points"].push_back(std::move(point));
+}
+
+void ResultsWriter::put(const PointEntry& point) {
+  replace_or_append(to_json(point));
   flush();
 }
 
-void ResultsWriter::put_all(std::vector<json> points) {
-  for (auto& point : points) {
-    if (json* p = same_point(doc_["points"], point))
-      *p = std::move(point);
-    else
-      doc_["points"].push_back(std::move(point));
-  }
+void ResultsWriter::put_all(const std::vector<PointEntry>& points) {
+  for (const auto& point : points) replace_or_append(to_json(point));
   flush();
 }
 

@@ -7,16 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "results/point_info.hpp"
+#include "results/point_entry.hpp"
 
 namespace ridgeline {
-
-// One point's entry: info, timing statistics of `samples` (seconds per call), verification.
-// `measurement` ({"timer", "l2_flush_bytes", "telemetry"}) comes from the space's backend; null
-// for points that were not measured.
-nlohmann::json point_json(const PointInfo& info, const std::vector<double>& samples,
-                          const Verification& verification, const std::string& skipped_reason,
-                          const nlohmann::json& measurement = nullptr);
 
 class ResultsWriter {
  public:
@@ -33,18 +26,21 @@ class ResultsWriter {
   // The MPI job's block ({"size", "mode", "library", "ranks": [placements]}); part of what a
   // resumed file must match (size and mode).
   void set_mpi(nlohmann::json mpi);
-  void add(nlohmann::json point);  // appends and rewrites the file
+  void add(const PointEntry& point);  // appends and rewrites the file
   // Replaces the entry of the same name and rank (a point measured again in a later round),
   // else appends; rewrites the file. put_all: several, one rewrite.
-  void put(nlohmann::json point);
-  void put_all(std::vector<nlohmann::json> points);
+  void put(const PointEntry& point);
+  void put_all(const std::vector<PointEntry>& points);
   // Rewrites the file a last time; `complete` only when every planned point is in it.
   void finish(bool complete);
   int failed_points() const;
 
  private:
+  void replace_or_append(nlohmann::json point);
   void flush() const;
   std::string path_;
+  // The document as written; resumed entries stay as their file had them, this run's are
+  // to_json's.
   nlohmann::json doc_;
 };
 

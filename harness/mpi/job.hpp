@@ -2,12 +2,11 @@
 // The ranks of one `ridgeline run`: one per device (or per host CPU share) under mpirun or srun,
 // or a single rank. The sweep uses only this interface, so it reads the same with or without MPI
 // (job_mpi.cpp with RIDGELINE_ENABLE_MPI, job_single.cpp without).
-#include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
 #include "harness/mpi/launch.hpp"
+#include "results/point_entry.hpp"
 
 namespace ridgeline {
 
@@ -22,7 +21,7 @@ inline const char* mpi_mode_name(MpiMode mode) {
 // round visited, or failed): rank 0 writes the entries, and a point that ended on one rank ends
 // on all.
 struct RankEntry {
-  nlohmann::json entry;
+  PointEntry entry;
   bool ended = false;
 };
 

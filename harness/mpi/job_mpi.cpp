@@ -118,10 +118,12 @@ std::string Job::broadcast(const std::string& text) {
 }
 
 std::vector<RankEntry> Job::gather_entries(const RankEntry& mine) {
-  // One gather of text: the flag as the first character ('E': ended), then the entry's JSON.
+  // One gather of text: the flag as the first character ('E': ended), then the entry's JSON as
+  // the results file has it. Decoded unchecked: an entry the file's reader would reject (a null
+  // sample) is still written, as in a one-process run.
   std::vector<RankEntry> out;
-  for (const std::string& text : gather((mine.ended ? "E" : "-") + mine.entry.dump()))
-    out.push_back({nlohmann::json::parse(text.substr(1)), text[0] == 'E'});
+  for (const std::string& text : gather((mine.ended ? "E" : "-") + to_json(mine.entry).dump()))
+    out.push_back({point_entry_from_json(nlohmann::json::parse(text.substr(1))), text[0] == 'E'});
   return out;
 }
 

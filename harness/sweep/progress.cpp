@@ -21,14 +21,14 @@ int terminal_columns(int fd) {
 
 }  // namespace
 
-std::string rate_text(const nlohmann::json& p, const std::vector<double>& samples) {
+std::string rate_text(const PointEntry& p, const std::vector<double>& samples) {
   std::vector<std::string> parts;
-  if (p["intensity"].is_number()) parts.push_back("I=" + format_sig(p["intensity"].get<double>()));
-  if (p["flops_per_s"].is_number() && p["flops_per_s"].get<double>() > 0)
-    parts.push_back(format_flops(p["flops_per_s"].get<double>()));
+  const PointFigures f = point_figures(p);
+  if (f.intensity) parts.push_back("I=" + format_sig(*f.intensity));
+  if (f.flops_per_s && *f.flops_per_s > 0) parts.push_back(format_flops(*f.flops_per_s));
   // The peak probe stores one value per work item: its byte/s says nothing.
-  if (p["bytes_per_s"].is_number() && p["bytes_per_s"].get<double>() > 0 && p["family"] != "peak")
-    parts.push_back(format_bytes_per_s(p["bytes_per_s"].get<double>()));
+  if (f.bytes_per_s && *f.bytes_per_s > 0 && p.info.family != "peak")
+    parts.push_back(format_bytes_per_s(*f.bytes_per_s));
   if (samples.size() > 1) {
     double mean = 0, var = 0;
     for (double x : samples) mean += x / double(samples.size());

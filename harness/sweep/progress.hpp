@@ -1,16 +1,16 @@
 #pragma once
 // The sweep's progress on stderr: a line per measured point, and the text that says what the
 // point measured.
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "results/point_entry.hpp"
+
 namespace ridgeline {
 
 // "I=0.0833, 2.21 GFLOP/s, 26.4 GB/s, ±1.2 %": what the point measured, three digits each.
-std::string rate_text(const nlohmann::json& p, const std::vector<double>& samples);
+std::string rate_text(const PointEntry& p, const std::vector<double>& samples);
 
 // Progress on stderr: one line per point in logs and pipes; on a terminal one line that updates
 // in place, with failed and skipped points kept above it.

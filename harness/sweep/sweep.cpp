@@ -133,13 +133,19 @@ void Sweep::finish_point(const std::string& name, const std::vector<double>& sam
       point.info.params.update(chosen);
   }
   record_visit(rec, point.info, samples, v, error, observed);
-  auto entry = point_json(point.info, rec.error.empty() ? rec.samples : std::vector<double>{},
-                          rec.verification, rec.error, measurement_json(point.info, rec));
-  entry["observed"] = rec.observed;
-  entry["sample_rounds"] = rec.error.empty() ? rec.sample_rounds : std::vector<int>{};
+  PointEntry entry;
+  entry.info = point.info;
   // A planted slowdown is part of what the file measured: it says so.
   if (const int calls = calls_per_iteration(point.info.probe); calls != 1)
-    entry["params"]["test_slowdown"] = calls;
+    entry.info.params["test_slowdown"] = calls;
+  if (rec.error.empty()) {
+    entry.samples = rec.samples;
+    entry.sample_rounds = rec.sample_rounds;
+  }
+  entry.verification = rec.verification;
+  entry.skipped_reason = rec.error;
+  entry.measurement = measurement(point.info, rec);
+  entry.observed = rec.observed;
   telemetry_.clear();
   cpu_wait_.clear();
   if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
@@ -187,7 +193,10 @@ void Sweep::prepare(const std::set<std::string>& already_done) {
     }
     if (!p.probe) {
       records_[i].ended = true;
-      record(point_json(p.info, {}, {}, p.skipped_reason), 0, records_[i]);
+      PointEntry entry;
+      entry.info = p.info;
+      entry.skipped_reason = p.skipped_reason;
+      record(std::move(entry), 0, records_[i]);
       continue;
     }
     ++points_;
@@ -224,30 +233,27 @@ std::size_t Sweep::unfinished() const {
                                    [](const PointRecord& r) { return !r.ended; }));
 }
 
-int Sweep::record(nlohmann::json entry, double wall_s, PointRecord& rec) {
-  if (job_.uses_mpi()) {
-    entry["rank"] = job_.rank();
-    entry["placement"] = point_placement(placement_, context_, entry["space"].get<std::string>());
-    entry["mpi_wall_s"] = wall_s;  // from the point's barrier (or turn) to its last repetition
-  }
+int Sweep::record(PointEntry entry, double wall_s, PointRecord& rec) {
+  if (job_.uses_mpi())
+    entry.mpi =
+        PointRank{job_.rank(), point_placement(placement_, context_, entry.info.space), wall_s};
   if (job_.size() == 1) {
-    writer_.put(std::move(entry));
+    writer_.put(entry);
     return 0;
   }
   std::vector<RankEntry> all = job_.gather_entries({entry, rec.ended});
   int failed = 0;
   bool ended = rec.ended;
   if (job_.rank() == 0) {
-    std::vector<nlohmann::json> entries;
+    std::vector<PointEntry> entries;
     for (RankEntry& r : all) {
       ended = ended || r.ended;
+      if (!r.entry.measured() || !r.entry.verification.ok) ++failed;
       entries.push_back(std::move(r.entry));
-      const auto& e = entries.back();
-      if (!e["skipped_reason"].is_null() || !e["verified"].get<bool>()) ++failed;
     }
-    writer_.put_all(std::move(entries));
+    writer_.put_all(entries);
   } else {
-    writer_.put(std::move(entry));  // kept here for this rank's exit status only
+    writer_.put(entry);  // kept here for this rank's exit status only
   }
   if (job_.broadcast_flag(ended) && !rec.ended) {
     rec.ended = true;
@@ -292,24 +298,22 @@ void Sweep::record_visit(PointRecord& rec, const PointInfo& info,
   if (rec.ended) total_ -= std::size_t(profile_.rounds - rec.visits);  // rounds it will skip
 }
 
-nlohmann::json Sweep::measurement_json(const PointInfo& info, const PointRecord& rec) {
+std::optional<PointMeasurement> Sweep::measurement(const PointInfo& info, const PointRecord& rec) {
   const auto it = backends_.find(info.space);
-  if (it == backends_.end()) return nullptr;
+  if (it == backends_.end()) return std::nullopt;
   const MeasurementBackend& b = *it->second;
   const bool cold = wants_cold_cache(info.family);
-  nlohmann::json m = {
-      {"timer", b.timer_name()},
-      {"stream_hold", b.holds_stream()},
-      {"hold_timeouts", rec.hold_timeouts},
-      {"l2_flush_bytes", cold ? b.flush_bytes() : 0},
-      {"l2_flush", cold ? b.flush_method() : "none"},
-      {"telemetry", summarize_telemetry(rec.telemetry, b.reference_sm_clock_mhz())}};
-  if (m["telemetry"].is_null() && !b.telemetry_unavailable().empty())
-    m["telemetry_unavailable"] = b.telemetry_unavailable();
-  m["cpu_wait"] = rec.cpu_wait.size() == rec.samples.size() ? summarize_cpu_wait(rec.cpu_wait)
-                                                            : nlohmann::json(nullptr);
-  if (m["cpu_wait"].is_null() && !cpu_wait_unavailable_.empty())
-    m["cpu_wait_unavailable"] = cpu_wait_unavailable_;
+  PointMeasurement m;
+  m.timer = b.timer_name();
+  m.stream_hold = b.holds_stream();
+  m.hold_timeouts = rec.hold_timeouts;
+  m.l2_flush_bytes = cold ? b.flush_bytes() : 0;
+  m.l2_flush = cold ? b.flush_method() : "none";
+  m.telemetry = summarize_telemetry(rec.telemetry, b.reference_sm_clock_mhz());
+  m.telemetry_unavailable = b.telemetry_unavailable();
+  m.cpu_wait = rec.cpu_wait.size() == rec.samples.size() ? summarize_cpu_wait(rec.cpu_wait)
+                                                         : nlohmann::json(nullptr);
+  m.cpu_wait_unavailable = cpu_wait_unavailable_;
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -83,7 +84,7 @@ class Sweep {
   // every rank's entry (with where it ran) goes to rank 0, which writes them all, and a point
   // ends on every rank when it ended on one (each rank must visit the same points in a round).
   // Returns how many ranks failed or skipped it (rank 0 only knows).
-  int record(nlohmann::json entry, double wall_s, PointRecord& rec);
+  int record(PointEntry entry, double wall_s, PointRecord& rec);
 
   MeasurementBackend& backend_for(const std::string& space);
   // Adds a visit's samples, telemetry and check to what the point gathered in earlier rounds.
@@ -91,9 +92,9 @@ class Sweep {
                     const Verification& v, const std::string& error,
                     const nlohmann::json& observed);
 
-  // How the point was timed, and its telemetry over the reported samples of every round so far
-  // (null where none).
-  nlohmann::json measurement_json(const PointInfo& info, const PointRecord& rec);
+  // How the point was timed, and its telemetry over the reported samples of every round so far;
+  // nullopt where the space's backend never opened.
+  std::optional<PointMeasurement> measurement(const PointInfo& info, const PointRecord& rec);
 
   void warm_up(Probe& probe) const;
   int calls_per_iteration(const std::string& probe) const;

@@ -12,7 +12,7 @@
 #include "backends/measurement.hpp"
 #include "backends/telemetry.hpp"
 #include "harness/probes/device_clock.hpp"
-#include "results/results_writer.hpp"
+#include "results/point_entry.hpp"
 
 namespace ridgeline {
 namespace {
@@ -184,24 +184,31 @@ TEST(HostBackend, TimesBetweenFencesWithoutFlushOrTelemetry) {
 }
 
 TEST(PointJson, RecordsHowThePointWasMeasured) {
-  PointInfo info;
-  info.name = "triad/Cuda/fp64/n:1";
-  info.family = "bandwidth";
-  info.flops = 2;
-  info.bytes = 24;
-  const json m = {{"timer", "cuda_event"},
-                  {"l2_flush_bytes", 104857600},
-                  {"telemetry", summarize_telemetry({{reading(1980, 500)}}, 1980)}};
-  const json p = point_json(info, {0.5}, {}, "", m);
+  PointEntry e;
+  e.info.name = "triad/Cuda/fp64/n:1";
+  e.info.family = "bandwidth";
+  e.info.flops = 2;
+  e.info.bytes = 24;
+  e.samples = {0.5};
+  PointMeasurement m;
+  m.timer = "cuda_event";
+  m.l2_flush_bytes = 104857600;
+  m.telemetry = summarize_telemetry({{reading(1980, 500)}}, 1980);
+  e.measurement = m;
+  const json p = to_json(e);
   EXPECT_EQ(p["timer"], "cuda_event");
   EXPECT_EQ(p["l2_flush_bytes"], 104857600);
   EXPECT_EQ(p["telemetry"]["throttled_samples"], json::array({false}));
   // Skipped points and callers without a backend record nothing.
-  const json skipped = point_json(info, {}, {}, "not implemented", m);
-  EXPECT_TRUE(skipped["timer"].is_null());
-  EXPECT_EQ(skipped["l2_flush_bytes"], 0);
-  EXPECT_TRUE(skipped["telemetry"].is_null());
-  EXPECT_TRUE(point_json(info, {0.5}, {}, "")["telemetry"].is_null());
+  PointEntry skipped = e;
+  skipped.samples.clear();
+  skipped.skipped_reason = "not implemented";
+  const json s = to_json(skipped);
+  EXPECT_TRUE(s["timer"].is_null());
+  EXPECT_EQ(s["l2_flush_bytes"], 0);
+  EXPECT_TRUE(s["telemetry"].is_null());
+  e.measurement.reset();
+  EXPECT_TRUE(to_json(e)["telemetry"].is_null());
 }
 
 }  // namespace
