@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 #include <Kokkos_Core.hpp>
 
+#include <string>
+
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/device_caches.hpp"
 
@@ -47,6 +49,25 @@ nlohmann::json bytes_or_null(std::uint64_t bytes) {
   return bytes ? nlohmann::json(bytes) : nlohmann::json(nullptr);
 }
 
+// CUDA's version numbers (1000 × major + 10 × minor) as "13.0".
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// What the binary was built for (the toolkit's runtime headers) and what it runs on: a binary
+// for a newer CUDA than the driver fails at its first call, and the file should say why.
+nlohmann::json runtime_versions() {
+  int runtime = 0, driver = 0;
+  const bool has_runtime = cudaRuntimeGetVersion(&runtime) == cudaSuccess;
+  const bool has_driver = cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0;
+  (void)cudaGetLastError();
+  return {{"built_for", "CUDA " + cuda_version_text(CUDART_VERSION)},
+          {"runtime", has_runtime ? nlohmann::json("CUDA " + cuda_version_text(runtime))
+                                  : nlohmann::json(nullptr)},
+          {"driver", has_driver ? nlohmann::json("CUDA " + cuda_version_text(driver))
+                                : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
 
 int visible_device_count() {
@@ -74,7 +95,8 @@ nlohmann::json describe_current_device() {
           {"sm_clock_mhz", clock_mhz(cudaDevAttrClockRate, device)},
           {"mem_clock_mhz", clock_mhz(cudaDevAttrMemoryClockRate, device)},
           {"uuid", uuid_text(p.uuid)},
-          {"pci_bus_id", pci_bus_id(device)}};
+          {"pci_bus_id", pci_bus_id(device)},
+          {"toolkit", runtime_versions()}};
 }
 
 }  // namespace ridgeline::cuda

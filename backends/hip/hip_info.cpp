@@ -61,6 +61,30 @@ nlohmann::json bytes_or_null(std::uint64_t bytes) {
   return bytes ? nlohmann::json(bytes) : nlohmann::json(nullptr);
 }
 
+// HIP's version numbers (10^7 × major + 10^5 × minor + patch, HIP_VERSION's form) as
+// "5.2.21153".
+std::string hip_version_text(int v) {
+  return std::to_string(v / 10000000) + "." + std::to_string(v / 100000 % 100) + "." +
+         std::to_string(v % 100000);
+}
+
+// What the binary was built for (the ROCm release's HIP headers) and what it runs on: a
+// binary built against ROCm 5 needs libamdhip64.so.5, which a ROCm 6 machine lacks, and the
+// file says which ROCm the numbers came from.
+nlohmann::json runtime_versions() {
+  int runtime = 0, driver = 0;
+  const bool has_runtime = hipRuntimeGetVersion(&runtime) == hipSuccess;
+  const bool has_driver = hipDriverGetVersion(&driver) == hipSuccess && driver > 0;
+  (void)hipGetLastError();
+  return {{"built_for", "HIP " + std::to_string(HIP_VERSION_MAJOR) + "." +
+                            std::to_string(HIP_VERSION_MINOR) + "." +
+                            std::to_string(HIP_VERSION_PATCH)},
+          {"runtime", has_runtime ? nlohmann::json("HIP " + hip_version_text(runtime))
+                                  : nlohmann::json(nullptr)},
+          // The driver's number has no documented encoding on AMD: recorded as it is.
+          {"driver", has_driver ? nlohmann::json(driver) : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
 
 int visible_device_count() {
@@ -85,23 +109,23 @@ nlohmann::json describe_current_device() {
   std::string arch = p.gcnArchName;
   arch = arch.substr(0, arch.find(':'));
   const auto l2 = static_cast<std::uint64_t>(p.l2CacheSize);
-  return {
-      {"name", p.name},
-      {"arch", arch},
-      {"compute_units", p.multiProcessorCount},
-      {"warp_size", p.warpSize},
-      {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
-      {"l2_bytes", l2},
-      {"llc_bytes", last_level_cache_bytes(arch, l2)},
-      {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
-      {"shared_per_unit_bytes",
-       static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
-      {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
-      {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
-      {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
-      {"uuid", uuid_text(device)},
-      {"pci_bus_id", pci_bus_id(device)},
-      {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)}};
+  return {{"name", p.name},
+          {"arch", arch},
+          {"compute_units", p.multiProcessorCount},
+          {"warp_size", p.warpSize},
+          {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
+          {"l2_bytes", l2},
+          {"llc_bytes", last_level_cache_bytes(arch, l2)},
+          {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
+          {"shared_per_unit_bytes",
+           static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
+          {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
+          {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
+          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
+          {"uuid", uuid_text(device)},
+          {"pci_bus_id", pci_bus_id(device)},
+          {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)},
+          {"toolkit", runtime_versions()}};
 }
 
 }  // namespace ridgeline::hip

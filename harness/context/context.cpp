@@ -88,6 +88,12 @@ std::string bytes_text(double b) {
   return format_sig(b) + " " + units[u];
 }
 
+// A toolkit field as info prints it: the text, a number as recorded, or "unknown" (null).
+std::string shown_or_unknown(const json& t, const char* key) {
+  const json v = t.value(key, json(nullptr));
+  return v.is_string() ? v.get<std::string>() : v.is_null() ? "unknown" : v.dump();
+}
+
 }  // namespace
 
 std::string version_line() {
@@ -219,6 +225,12 @@ std::string format_context(const json& c) {
       for (const char* key : {"sm_clock_mhz", "mem_clock_mhz"})
         if (d.contains(key) && !d[key].is_null()) s += fmt::format(", {} {}", key, d[key].dump());
       s += "\n";
+      // The toolkit the binary was built for beside the runtime and driver it found.
+      const json t = d.value("toolkit", json(nullptr));
+      if (t.is_object() && t.value("built_for", json(nullptr)).is_string())
+        s += fmt::format("           built for {}; runtime {}, driver {}\n",
+                         t["built_for"].get<std::string>(), shown_or_unknown(t, "runtime"),
+                         shown_or_unknown(t, "driver"));
     }
   }
   return s;
