@@ -10,16 +10,22 @@
 
 namespace ridgeline {
 
+#if defined(KOKKOS_ENABLE_HIP)
+// Kokkos' HIP execution space: Kokkos::HIP from 4.0, Kokkos::Experimental::HIP before (Debian's
+// Kokkos 3.4.01 builds its HIP backend with Debian's hipcc 5.2).
+#if KOKKOS_VERSION >= 40000
+using HipSpace = Kokkos::HIP;
+#else
+using HipSpace = Kokkos::Experimental::HIP;
+#endif
+#endif
+
 using EnabledSpaces = std::tuple<
 #if defined(KOKKOS_ENABLE_CUDA)
     Kokkos::Cuda,
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-    Kokkos::HIP,
-#else
-    Kokkos::Experimental::HIP,
-#endif
+    HipSpace,
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     Kokkos::OpenMP,

@@ -10,6 +10,7 @@
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 #include "backends/hip/rocblas_gemm.hpp"
+#include "backends/spaces.hpp"
 #endif
 
 namespace ridgeline {
@@ -112,7 +113,7 @@ VendorGemm* vendor_gemm(const std::string& space_name, std::string& why_not) {
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
     if (space_name == "HIP")
-      o.gemm = hip::open_rocblas(Kokkos::HIP().hip_stream(), Kokkos::HIP().hip_device(), o.why_not);
+      o.gemm = hip::open_rocblas(HipSpace().hip_stream(), HipSpace().hip_device(), o.why_not);
 #endif
     if (!o.gemm && o.why_not.empty())
       o.why_not = "no vendor gemm for the " + space_name + " backend in this build";

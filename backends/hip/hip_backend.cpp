@@ -8,6 +8,7 @@
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hip_info.hpp"
 #include "backends/hip/rocm_smi.hpp"
+#include "backends/spaces.hpp"
 
 namespace ridgeline::hip {
 namespace {
@@ -59,8 +60,8 @@ class EventTimer final : public SampleTimer {
 
 class HipBackend final : public MeasurementBackend {
  public:
-  HipBackend() : timer_(Kokkos::HIP().hip_stream()) {
-    const int device = Kokkos::HIP().hip_device();
+  HipBackend() : timer_(HipSpace().hip_stream()) {
+    const int device = HipSpace().hip_device();
     hipDeviceProp_t p{};
     RIDGELINE_HIP_CHECK(hipGetDeviceProperties(&p, device));
     std::string arch = p.gcnArchName;
@@ -97,8 +98,8 @@ class HipBackend final : public MeasurementBackend {
     if (!flush_buffer_) return;
     auto* words = static_cast<const uint4*>(flush_buffer_);
     int* sink = reinterpret_cast<int*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
-    read_flush<<<4 * compute_units_, 256, 0, Kokkos::HIP().hip_stream()>>>(words, flush_bytes_ / 16,
-                                                                           sink);
+    read_flush<<<4 * compute_units_, 256, 0, HipSpace().hip_stream()>>>(words, flush_bytes_ / 16,
+                                                                        sink);
     RIDGELINE_HIP_CHECK(hipGetLastError());
   }
   double reference_sm_clock_mhz() const override {

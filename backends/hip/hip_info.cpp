@@ -9,6 +9,7 @@
 
 #include "backends/device_caches.hpp"
 #include "backends/hip/hip_check.hpp"
+#include "backends/spaces.hpp"
 
 namespace ridgeline::hip {
 
@@ -102,7 +103,7 @@ std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t 
 }
 
 nlohmann::json describe_current_device() {
-  const int device = Kokkos::HIP().hip_device();
+  const int device = HipSpace().hip_device();
   hipDeviceProp_t p{};
   RIDGELINE_HIP_CHECK(hipGetDeviceProperties(&p, device));
   // gcnArchName is e.g. "gfx90a:sramecc+:xnack-": the part before the first ':' is the arch.

@@ -213,13 +213,33 @@ class Planner {
   // their complex types, so no).
   template <class Space, class H>
   static std::string half_gemm_reason() {
+#if KOKKOS_VERSION < 30700
+    // Kokkos before 3.7 has no bhalf_t (Debian's 3.4.01 with its HIP backend): no bf16 gemm
+    // through Kokkos Kernels to ask about.
+    if constexpr (!std::is_same_v<H, Fp16>)
+      return std::string("Kokkos ") + compat::kokkos_version() +
+             " has no bf16 type (bhalf_t arrived in Kokkos 3.7); the tensor-core roof is the "
+             "vendor_gemm point";
+    else
+      return half_gemm_tpl_reason<Space, H, Kokkos::Experimental::half_t>();
+#else
     using Scalar = std::conditional_t<std::is_same_v<H, Fp16>, Kokkos::Experimental::half_t,
                                       Kokkos::Experimental::bhalf_t>;
+    return half_gemm_tpl_reason<Space, H, Scalar>();
+#endif
+  }
+  template <class Space, class H, class Scalar>
+  static std::string half_gemm_tpl_reason() {
     using Device = Kokkos::Device<Space, typename Space::memory_space>;
     using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
     using A = Kokkos::View<const Scalar**, Kokkos::LayoutLeft, Device, Unmanaged>;
     using C = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device, Unmanaged>;
-    if constexpr (KokkosBlas::Impl::gemm_tpl_spec_avail<Space, A, A, C>::value)
+#ifdef KOKKOSKERNELS_VERSION
+    constexpr bool kTpl = KokkosBlas::Impl::gemm_tpl_spec_avail<Space, A, A, C>::value;
+#else  // Kokkos Kernels 3.4: the table is keyed by the views alone
+    constexpr bool kTpl = KokkosBlas::Impl::gemm_tpl_spec_avail<A, A, C>::value;
+#endif
+    if constexpr (kTpl)
       return std::string("Kokkos Kernels hands ") + H::kName +
              " gemm to the vendor BLAS, but ridgeline has no half-precision gemm probe yet";
     else

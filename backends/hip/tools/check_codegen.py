@@ -128,12 +128,12 @@ def classify(name):
     """(kind, label, stream op or K) of a probe kernel, or None."""
     mech = next((v for k, v in MECHANISMS.items() if f'hip_parallel_launch_{k}' in name), None)
     suffix = f' [{mech}]' if mech and mech != 'local' else ''
-    m = re.search(r'StreamProbe<Kokkos::HIP, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
+    m = re.search(r'StreamProbe<Kokkos::(?:Experimental::)?HIP, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         op = STREAM_OPS[int(m.group(2))]
         reduce = ' (reduce)' if 'ParallelReduce' in name else ''
         return ('stream', f'{op}<{DTYPES[m.group(1)]}>{reduce}{suffix}', op)
-    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::HIP, ([^,>]+)'
+    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::(?:Experimental::)?HIP, ([^,>]+)'
                   r'(?:, (\d+))?(?:, \(ridgeline::LadderForm\)(\d))?>::run\(\)', name)
     if m:
         kind, t, k, form = m.groups()
