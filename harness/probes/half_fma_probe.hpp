@@ -39,13 +39,16 @@ HalfInputs<H> half_input_pairs() {
 
 // Runs `steps` steps of the recurrence on C packed chains: blocks of kHalfBlock steps, unrolled
 // (1024 packed FMAs per loop test, 99.4 % of the loop's instructions, 16 KB of code), in a loop
-// the compiler must keep even when `steps` is a compile-time K, then the rest in step pairs
-// unrolled by 16 (256 packed FMAs per loop test; clang 15 unrolled them 4x for K = 64, 83 % of the
-// gfx90a loop). A run-time loop of step pairs
-// unrolled by the compiler kept one exit test per pair (84 % FMAs in the SASS of the first H200
-// run, 0.76 of the clock-adjusted peak); a fully unrolled K <= 256 (~34 KB of straight-line code
-// at K = 256) ran the ladder at 75-84 TFLOP/s against 124.6 at K = 512, whose loop of 1024 packed
-// FMAs is the one kept here.
+// the compiler must keep even when `steps` is a compile-time K, then the rest (1 to kHalfBlock
+// steps) in step pairs unrolled by 16 (256 packed FMAs per loop test; clang 15 unrolled them 4x
+// for K = 64, 83 % of the gfx90a loop). A block is taken only while steps remain after it: K = 128
+// as one block had no loop at all, and its hot loop was the launch's loop over items, whose loads,
+// stores and index arithmetic made it 94 % FMAs (Kokkos 3.4.01 on gfx908,
+// scripts/check-gpu-codegen); now it runs 4 tests of the pair loop, like K = 64 runs 2.
+// A run-time loop of step pairs unrolled by the compiler kept one exit test per pair (84 % FMAs in
+// the SASS of the first H200 run, 0.76 of the clock-adjusted peak); a fully unrolled K <= 256 (~34
+// KB of straight-line code at K = 256) ran the ladder at 75-84 TFLOP/s against 124.6 at K = 512,
+// whose loop of 1024 packed FMAs is the one kept here.
 inline constexpr int kHalfBlock = 128;
 template <class P, std::size_t C>
 KOKKOS_FORCEINLINE_FUNCTION void half_step_pair(P (&v)[C], P minus_one, P zero, P step) {
@@ -56,7 +59,7 @@ template <class P, std::size_t C>
 KOKKOS_FORCEINLINE_FUNCTION void half_steps(P (&v)[C], int steps, P minus_one, P zero, P step) {
   int k = 0;
   RIDGELINE_DEVICE_UNROLL(1)
-  for (; k + kHalfBlock <= steps; k += kHalfBlock) {
+  for (; k + kHalfBlock < steps; k += kHalfBlock) {
     RIDGELINE_DEVICE_UNROLL()
     for (int b = 0; b < kHalfBlock; b += 2) half_step_pair(v, minus_one, zero, step);
   }
