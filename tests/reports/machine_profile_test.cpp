@@ -54,6 +54,21 @@ TEST(MachineProfile, GradingPicksDtypeUnitAndAccumulate) {
   EXPECT_DOUBLE_EQ(m.grading_peak("fp64", UnitKind::kVector)->flops, 1.29e12);
 }
 
+// CDNA's vector peaks: the probes' fp32 loop is packed (v_pk_fma_f32), so P_vector is graded
+// against the packed figure where a sheet lists both; fp16 has its packed vector figure too.
+TEST(MachineProfile, AmdVectorPeaksAreGradedAgainstThePackedFigure) {
+  const auto mi250x = find_machine_profile("mi250x", kMachines);
+  EXPECT_DOUBLE_EQ(mi250x.grading_peak("fp32", UnitKind::kVector)->flops, 95.7e12);
+  EXPECT_EQ(mi250x.grading_peak("fp32", UnitKind::kVector)->unit, "vector-packed");
+  EXPECT_DOUBLE_EQ(mi250x.grading_peak("fp16", UnitKind::kVector)->flops, 95.7e12);
+  EXPECT_DOUBLE_EQ(mi250x.grading_peak("fp64", UnitKind::kVector)->flops, 47.9e12);
+  const auto mi300x = find_machine_profile("mi300x", kMachines);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("fp32", UnitKind::kVector)->flops, 163.4e12);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("fp16", UnitKind::kVector)->flops, 163.4e12);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("tf32", UnitKind::kMatrix)->flops, 653.7e12);
+  EXPECT_DOUBLE_EQ(mi300x.grading_peak("fp32", UnitKind::kMatrix)->flops, 163.4e12);
+}
+
 TEST(MachineProfile, Fp8DenseFiguresOnEverySheetThatHasFp8) {
   const std::pair<const char*, double> kFp8[] = {
       {"h200-sxm", 1978.9e12}, {"h100-sxm", 1978.9e12}, {"mi300x", 2614.9e12}};
