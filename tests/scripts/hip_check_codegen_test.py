@@ -137,6 +137,25 @@ class Stream(unittest.TestCase):
         self.assertIn('8 loads narrower than a fp64 element', msgs)
 
 
+    def test_kokkos3_launch_reports_load_order_without_failing(self):
+        # Kokkos 3.x hands the kernel its functor through a pointer: what its loads look like is
+        # Kokkos' code, reported as not graded.
+        body = cc.parse_disassembly(self.stream('dword', 2))[SYMBOL]
+        ungraded = []
+        msgs = cc.failed_checks('stream', 'copy<fp64>', 'copy', CLEAN, cc.analyse(SYMBOL, body), ungraded)
+        self.assertEqual(msgs, [])
+        self.assertIn('8 loads narrower than a fp64 element', ungraded)
+        self.assertTrue(any('before the first vmcnt wait' in m for m in ungraded), ungraded)
+
+    def test_kokkos3_launch_still_fails_spills(self):
+        meta = dict(CLEAN, **{'.vgpr_spill_count': 2, '.agpr_count': 4})
+        body = cc.parse_disassembly(self.stream('dwordx2', 8))[SYMBOL]
+        ungraded = []
+        msgs = cc.failed_checks('stream', 'copy<fp64>', 'copy', meta, cc.analyse(SYMBOL, body), ungraded)
+        self.assertEqual(len(msgs), 2, msgs)
+        self.assertEqual(ungraded, [])
+
+
 class Resources(unittest.TestCase):
     def test_spills_scratch_and_agprs_fail(self):
         meta = dict(CLEAN, **{'.vgpr_spill_count': 3, '.private_segment_fixed_size': 16, '.agpr_count': 4})
@@ -152,6 +171,17 @@ class Names(unittest.TestCase):
                 '(Kokkos::Impl::ParallelFor<...> const*)')
         self.assertEqual(cc.classify(name), ('ladder', 'FmaLadderProbe<fp64, K=256, xy>', 256))
         self.assertIsNone(cc.classify('void Kokkos::Impl::hip_parallel_launch_local_memory<Foo>()'))
+
+    def test_functor_through_a_pointer_is_kokkos3s_local_launch(self):
+        k3 = ('void Kokkos::Experimental::Impl::hip_parallel_launch_local_memory<Kokkos::Impl::'
+              'ParallelFor<F, P, Kokkos::Experimental::HIP>, 128u, 4u>(Kokkos::Impl::ParallelFor<F, P, '
+              'Kokkos::Experimental::HIP> const*)')
+        k4 = ('void Kokkos::Impl::hip_parallel_launch_local_memory<Kokkos::Impl::ParallelFor<F, P, '
+              'Kokkos::HIP>, 128u, 4u>(Kokkos::Impl::ParallelFor<F, P, Kokkos::HIP>)')
+        k4_global = k4.replace('local_memory', 'global_memory').replace('Kokkos::HIP>)', 'Kokkos::HIP> const*)')
+        self.assertTrue(cc.functor_by_pointer(k3))
+        self.assertFalse(cc.functor_by_pointer(k4))
+        self.assertFalse(cc.functor_by_pointer(k4_global))  # a large functor: still graded
 
 
 if __name__ == '__main__':
