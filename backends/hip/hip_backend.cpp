@@ -3,6 +3,8 @@
 #include <hip/hip_runtime.h>
 #include <Kokkos_Core.hpp>
 
+#include <atomic>
+#include <cstdlib>
 #include <string>
 
 #include "backends/hip/hip_check.hpp"
@@ -29,38 +31,114 @@ __global__ void read_flush(const uint4* buffer, std::size_t n, int* sink) {
   if ((acc.x | acc.y | acc.z | acc.w) == 0xdeadbeefu) *sink = 1;
 }
 
+// The REALTIME counter and a short sleep, in device code; the host pass sees stubs.
+__device__ inline long long realtime_ticks() {
+#if defined(__HIP_DEVICE_COMPILE__)
+  return static_cast<long long>(__builtin_amdgcn_s_memrealtime());
+#else
+  return 0;
+#endif
+}
+__device__ inline void short_sleep() {
+#if defined(__HIP_DEVICE_COMPILE__)
+  __builtin_amdgcn_s_sleep(1);  // fewer polls of host memory over the bus
+#endif
+}
+
+// Holds the stream until the host has enqueued a whole sample (start event, the probe's calls,
+// stop event), so the host's launch latency never falls between the events, as on CUDA
+// (cuda_backend.cpp; nvbench's blocking kernel). Gives up after `timeout_ticks` of the constant
+// REALTIME counter (s_memrealtime) and says so. Compiled, not run.
+__global__ void hold_stream(const volatile int* release, long long timeout_ticks,
+                            volatile int* timed_out) {
+  const long long t0 = realtime_ticks();
+  while (!*release) {
+    if (realtime_ticks() - t0 > timeout_ticks) {
+      *timed_out = 1;
+      return;
+    }
+    short_sleep();
+  }
+}
+
+// Host memory the device reads while it spins: the release flag and the timeout report.
+struct HoldFlags {
+  int release;
+  int timed_out;
+};
+
+// A pair of events recorded on Kokkos' stream around one sample, behind a held stream.
 class EventTimer final : public SampleTimer {
  public:
-  explicit EventTimer(hipStream_t stream) : stream_(stream) {
+  EventTimer(hipStream_t stream, bool hold) : stream_(stream), hold_(hold) {
     RIDGELINE_HIP_CHECK(hipEventCreate(&start_));
     RIDGELINE_HIP_CHECK(hipEventCreate(&stop_));
+    // Coherent: the spinning kernel must see the host's store without a flush of any cache.
+    RIDGELINE_HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&flags_), sizeof(HoldFlags),
+                                      hipHostMallocMapped | hipHostMallocCoherent));
+    RIDGELINE_HIP_CHECK(
+        hipHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
+    flags_->release = 1;
+    flags_->timed_out = 0;
   }
   ~EventTimer() override {
     (void)hipEventDestroy(start_);
     (void)hipEventDestroy(stop_);
+    (void)hipHostFree(flags_);
   }
-  // Owns the events: copying would destroy them twice.
+  // Owns events and pinned memory: copying would free them twice.
   EventTimer(const EventTimer&) = delete;
   EventTimer& operator=(const EventTimer&) = delete;
 
-  void start() override { RIDGELINE_HIP_CHECK(hipEventRecord(start_, stream_)); }
+  void start() override {
+    if (hold_) {
+      store(flags_->release, 0);
+      hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, kHoldTimeoutTicks,
+                                        &device_flags_->timed_out);
+      RIDGELINE_HIP_CHECK(hipGetLastError());
+    }
+    RIDGELINE_HIP_CHECK(hipEventRecord(start_, stream_));
+  }
   double stop(const std::function<void()>& wait) override {
     RIDGELINE_HIP_CHECK(hipEventRecord(stop_, stream_));
+    store(flags_->release, 1);
     wait();
     RIDGELINE_HIP_CHECK(hipEventSynchronize(stop_));
+    if (load(flags_->timed_out)) {
+      ++timeouts_;
+      store(flags_->timed_out, 0);
+    }
     float ms = 0;
     RIDGELINE_HIP_CHECK(hipEventElapsedTime(&ms, start_, stop_));
     return ms * 1e-3;
   }
+  std::uint64_t timeouts() const { return timeouts_; }
+  bool holds() const { return hold_; }
 
  private:
+  // 0.1 s of the REALTIME counter, which runs at a constant 100 MHz on gfx9 parts (MI100, MI250X,
+  // MI300X; HIP 5.2 has no query for its rate). A wrong rate only moves the safety timeout.
+  static constexpr long long kHoldTimeoutTicks = 10'000'000;
+  static void store(int& flag, int v) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *static_cast<volatile int*>(&flag) = v;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  static int load(int& flag) { return *static_cast<volatile int*>(&flag); }
+
   hipStream_t stream_;
+  bool hold_;
   hipEvent_t start_ = nullptr, stop_ = nullptr;
+  HoldFlags* flags_ = nullptr;
+  HoldFlags* device_flags_ = nullptr;
+  std::uint64_t timeouts_ = 0;
 };
 
 class HipBackend final : public MeasurementBackend {
  public:
-  HipBackend() : timer_(HipSpace().hip_stream()) {
+  // RIDGELINE_NO_STREAM_HOLD=1 times without the hold, as on CUDA.
+  HipBackend()
+      : timer_(HipSpace().hip_stream(), std::getenv("RIDGELINE_NO_STREAM_HOLD") == nullptr) {
     const int device = HipSpace().hip_device();
     hipDeviceProp_t p{};
     RIDGELINE_HIP_CHECK(hipGetDeviceProperties(&p, device));
@@ -102,6 +180,8 @@ class HipBackend final : public MeasurementBackend {
                                                                         sink);
     RIDGELINE_HIP_CHECK(hipGetLastError());
   }
+  bool holds_stream() const override { return timer_.holds(); }
+  std::uint64_t hold_timeouts() const override { return timer_.timeouts(); }
   double reference_sm_clock_mhz() const override {
     return rocm_smi_ ? rocm_smi_->max_sm_clock_mhz() : 0;
   }
