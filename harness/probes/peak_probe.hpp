@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/device_clock.hpp"
@@ -71,6 +72,29 @@ class PeakProbe final : public Probe {
                                                                 int k_steps, T alpha, T beta) {
     T v[C];
     for (std::size_t c = 0; c < C; ++c) v[c] = fma_input<T>(l.index(item, j0 + c));
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__has_builtin)
+#if __has_builtin(__builtin_elementwise_fma)
+    // fp32 on AMD as the v_pk_fma_f32 pairs it becomes, with alpha and beta as one pair each.
+    // Left to the SLP vectorizer, clang 19 (gfx942) kept four copies of each constant pair and
+    // rebuilt them with 11 v_mov per loop test (512 FMAs of 523 VALU, 97.9 %): its register
+    // rotation of the chains overwrote them. Same FMAs, same order per chain: the same results.
+    if constexpr (std::is_same_v<T, float> && C % 2 == 0) {
+      using Pair = float __attribute__((ext_vector_type(2)));
+      Pair w[C / 2];
+      for (std::size_t c = 0; c < C / 2; ++c) w[c] = Pair{v[2 * c], v[2 * c + 1]};
+      const Pair a2 = {alpha, alpha}, b2 = {beta, beta};
+      RIDGELINE_DEVICE_UNROLL(128)
+      for (int k = 0; k < k_steps; ++k) {
+        for (std::size_t c = 0; c < C / 2; ++c) w[c] = __builtin_elementwise_fma(w[c], a2, b2);
+      }
+      for (std::size_t c = 0; c < C / 2; ++c) {
+        v[2 * c] = w[c].x;
+        v[2 * c + 1] = w[c].y;
+      }
+      return chunk_sum(v);
+    }
+#endif
+#endif
     // 128 steps of 8 chains per iteration on devices: 1024 FMAs against ~5 loop instructions
     // (99.5 %, 16 KB of loop body, the size of the half peak's loop that ran at 124.6 TFLOP/s on
     // the H200); unrolled 16x the loop was 128 FFMA in 132 instructions, a 97 % cap.
