@@ -159,7 +159,9 @@ class Planner {
           "no packed bf16 FMA instruction on AMD CDNA2/CDNA3 (gfx90a, gfx942): HIP's "
           "__hfma2 for bf16 is emulated through fp32, not a hardware peak";
 #elif defined(RIDGELINE_PACKED_BF16)
-      return half_typed<Space, Bf16>();
+      // bf16 by name: any other dtype gets the skip points below (an unconditional return also
+      // left that loop unreachable on CUDA: nvcc warning #128-D).
+      if (dtype == "bf16") return half_typed<Space, Bf16>();
 #endif
     }
 #endif
