@@ -3,12 +3,12 @@
 #include <cuda_runtime.h>
 #include <Kokkos_Core.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/nvml.hpp"
+#include "backends/hold_flags.hpp"
 
 namespace ridgeline::cuda {
 namespace {
@@ -50,12 +50,6 @@ __global__ void read_flush(const uint4* buffer, std::size_t n, int* sink) {
   if ((acc.x | acc.y | acc.z | acc.w) == 0xdeadbeefu) *sink = 1;
 }
 
-// Host memory the device reads while it spins: the release flag and the timeout report.
-struct HoldFlags {
-  int release;
-  int timed_out;
-};
-
 // A pair of events recorded on Kokkos' stream around one sample, behind a held stream.
 class EventTimer final : public SampleTimer {
  public:
@@ -80,7 +74,7 @@ class EventTimer final : public SampleTimer {
 
   void start() override {
     if (hold_) {
-      store(flags_->release, 0);
+      store_hold_flag(flags_->release, 0);
       hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, kHoldTimeoutNs,
                                         &device_flags_->timed_out);
       RIDGELINE_CUDA_CHECK(cudaGetLastError());
@@ -89,12 +83,12 @@ class EventTimer final : public SampleTimer {
   }
   double stop(const std::function<void()>& wait) override {
     RIDGELINE_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    store(flags_->release, 1);
+    store_hold_flag(flags_->release, 1);
     wait();
     RIDGELINE_CUDA_CHECK(cudaEventSynchronize(stop_));
-    if (load(flags_->timed_out)) {
+    if (load_hold_flag(flags_->timed_out)) {
       ++timeouts_;
-      store(flags_->timed_out, 0);
+      store_hold_flag(flags_->timed_out, 0);
     }
     float ms = 0;
     RIDGELINE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
@@ -105,12 +99,6 @@ class EventTimer final : public SampleTimer {
 
  private:
   static constexpr unsigned long long kHoldTimeoutNs = 100'000'000;  // 0.1 s
-  static void store(int& flag, int v) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    *static_cast<volatile int*>(&flag) = v;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  }
-  static int load(int& flag) { return *static_cast<volatile int*>(&flag); }
 
   cudaStream_t stream_;
   bool hold_;

@@ -3,13 +3,13 @@
 #include <hip/hip_runtime.h>
 #include <Kokkos_Core.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hip_info.hpp"
 #include "backends/hip/rocm_smi.hpp"
+#include "backends/hold_flags.hpp"
 #include "backends/spaces.hpp"
 
 namespace ridgeline::hip {
@@ -61,12 +61,6 @@ __global__ void hold_stream(const volatile int* release, long long timeout_ticks
   }
 }
 
-// Host memory the device reads while it spins: the release flag and the timeout report.
-struct HoldFlags {
-  int release;
-  int timed_out;
-};
-
 // A pair of events recorded on Kokkos' stream around one sample, behind a held stream.
 class EventTimer final : public SampleTimer {
  public:
@@ -92,7 +86,7 @@ class EventTimer final : public SampleTimer {
 
   void start() override {
     if (hold_) {
-      store(flags_->release, 0);
+      store_hold_flag(flags_->release, 0);
       hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, kHoldTimeoutTicks,
                                         &device_flags_->timed_out);
       RIDGELINE_HIP_CHECK(hipGetLastError());
@@ -101,12 +95,12 @@ class EventTimer final : public SampleTimer {
   }
   double stop(const std::function<void()>& wait) override {
     RIDGELINE_HIP_CHECK(hipEventRecord(stop_, stream_));
-    store(flags_->release, 1);
+    store_hold_flag(flags_->release, 1);
     wait();
     RIDGELINE_HIP_CHECK(hipEventSynchronize(stop_));
-    if (load(flags_->timed_out)) {
+    if (load_hold_flag(flags_->timed_out)) {
       ++timeouts_;
-      store(flags_->timed_out, 0);
+      store_hold_flag(flags_->timed_out, 0);
     }
     float ms = 0;
     RIDGELINE_HIP_CHECK(hipEventElapsedTime(&ms, start_, stop_));
@@ -119,12 +113,6 @@ class EventTimer final : public SampleTimer {
   // 0.1 s of the REALTIME counter, which runs at a constant 100 MHz on gfx9 parts (MI100, MI250X,
   // MI300X; HIP 5.2 has no query for its rate). A wrong rate only moves the safety timeout.
   static constexpr long long kHoldTimeoutTicks = 10'000'000;
-  static void store(int& flag, int v) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    *static_cast<volatile int*>(&flag) = v;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  }
-  static int load(int& flag) { return *static_cast<volatile int*>(&flag); }
 
   hipStream_t stream_;
   bool hold_;
