@@ -9,7 +9,9 @@
 #include "backends/cuda/cublas_gemm.hpp"
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
+#include "backends/hip/hipblaslt_gemm.hpp"
 #include "backends/hip/rocblas_gemm.hpp"
+#include "backends/hip/rocm_gemm.hpp"
 #include "backends/spaces.hpp"
 #endif
 
@@ -54,19 +56,15 @@ GemmTypeInfo gemm_type_info(GemmType t) {
 
 namespace {
 
-// The AMD side of gemm_type_unsupported: rocBLAS runs fp64, fp32, fp16 and bf16 everywhere.
-// MI300's fp8 is E4M3 FNUZ (exponent bias 8, one NaN), not the OCP E4M3 of the probe's data.
-std::string amd_gemm_type_unsupported(GemmType type, const std::string& arch) {
+// The AMD side of gemm_type_unsupported: rocBLAS runs fp64, fp32, fp16 and bf16 everywhere;
+// MI300 runs tf32 (xf32) and fp8 (E4M3 FNUZ) through hipBLASLt where it was loaded.
+std::string amd_gemm_type_unsupported(GemmType type, const std::string& arch, bool lt) {
   const bool mi300 = arch == "gfx940" || arch == "gfx941" || arch == "gfx942";
   if (type == GemmType::kTf32)
-    return mi300 ? "tf32 (xf32) GEMM on " + arch +
-                       " needs hipBLASLt or rocBLAS' xf32 math mode, neither of which ridgeline "
-                       "uses yet"
+    return mi300 ? (lt ? "" : "tf32 (xf32) GEMM on " + arch + " needs hipBLASLt (ROCm >= 6.0)")
                  : "tf32 (xf32) GEMM: " + arch + " has no xf32 matrix instructions (MI300 has)";
   if (type == GemmType::kFp8E4m3)
-    return mi300 ? "fp8 GEMM on " + arch +
-                       " needs hipBLASLt, which ridgeline does not load (and MI300's fp8 is E4M3 "
-                       "FNUZ, not the OCP E4M3 of this probe's data)"
+    return mi300 ? (lt ? "" : "fp8 (E4M3 FNUZ) GEMM on " + arch + " needs hipBLASLt (ROCm >= 6.0)")
                  : "fp8 GEMM: " + arch + " has no fp8 matrix instructions (MI300 has)";
   return "";
 }
@@ -75,7 +73,7 @@ std::string amd_gemm_type_unsupported(GemmType type, const std::string& arch) {
 
 std::string gemm_type_unsupported(GemmType type, const std::string& arch_name, bool lt) {
   const std::string arch = base_arch(arch_name);
-  if (arch.rfind("gfx", 0) == 0) return amd_gemm_type_unsupported(type, arch);
+  if (arch.rfind("gfx", 0) == 0) return amd_gemm_type_unsupported(type, arch, lt);
   if (type != GemmType::kFp8E4m3) return "";
   if (arch != "sm_89" && arch != "sm_90")
     return "fp8 GEMM is planned on sm_89 and sm_90 only (FP8 tensor cores through cuBLASLt); "
@@ -88,6 +86,20 @@ std::string gemm_type_unsupported(GemmType type, const std::string& arch_name, b
 }
 
 namespace {
+
+#if defined(KOKKOS_ENABLE_HIP)
+// rocBLAS, and hipBLASLt beside it where the GPU has work for it (MI300's tf32 and fp8).
+std::unique_ptr<VendorGemm> open_rocm(std::string& why_not) {
+  const auto stream = HipSpace().hip_stream();
+  std::unique_ptr<VendorGemm> blas = hip::open_rocblas(stream, HipSpace().hip_device(), why_not);
+  if (!blas) return nullptr;
+  std::unique_ptr<VendorGemm> lt;
+  std::string why_no_lt;
+  if (hip::hipblaslt_wanted(blas->arch()))
+    lt = hip::open_hipblaslt(stream, blas->arch(), why_no_lt);
+  return hip::combine_rocm_gemm(std::move(blas), std::move(lt), std::move(why_no_lt));
+}
+#endif
 
 struct Opened {
   std::unique_ptr<VendorGemm> gemm;
@@ -112,8 +124,7 @@ VendorGemm* vendor_gemm(const std::string& space_name, std::string& why_not) {
     if (space_name == "Cuda") o.gemm = cuda::open_cublas(o.why_not);
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-    if (space_name == "HIP")
-      o.gemm = hip::open_rocblas(HipSpace().hip_stream(), HipSpace().hip_device(), o.why_not);
+    if (space_name == "HIP") o.gemm = open_rocm(o.why_not);
 #endif
     if (!o.gemm && o.why_not.empty())
       o.why_not = "no vendor gemm for the " + space_name + " backend in this build";

@@ -51,9 +51,9 @@ inline double gemm_bytes(GemmType t, const GemmShape& s) {
 // Why a GPU of architecture `arch` cannot run a `type` GEMM, empty when it can: FP8 (E4M3)
 // tensor cores exist from sm_89 (Ada) and sm_90 (Hopper) on; ridgeline plans FP8 there only
 // (other parts with FP8, such as sm_100, are not validated here), and only through cuBLASLt.
-// AMD (gfx*): the library is rocBLAS, whose rocblas_gemm_ex has neither xf32 (tf32) nor fp8;
-// MI300 (gfx940/941/942) has both in its matrix cores, reached only through hipBLASLt, which
-// ridgeline does not load; MI200 (gfx90a) and older have neither.
+// AMD (gfx*): rocBLAS runs fp64, fp32, fp16 and bf16; its rocblas_gemm_ex has neither xf32
+// (tf32) nor fp8. MI300 (gfx940/941/942) has both in its matrix cores, reached through hipBLASLt
+// (`lt`: it was loaded); MI200 (gfx90a) and older have neither.
 std::string gemm_type_unsupported(GemmType type, const std::string& arch, bool lt);
 
 // The units that multiply `type` on a GPU of architecture `arch` (as `info` records it: "sm_90",
@@ -85,6 +85,15 @@ inline std::string gemm_unit(GemmType type, const std::string& arch_name) {
   }
 }
 
+// How a library's fp8 inputs are encoded: OCP E4M3 (cuBLASLt's CUDA_R_8F_E4M3 on sm_89 and
+// sm_90) or E4M3 FNUZ (hipBLASLt's HIP_R_8F_E4M3_FNUZ, MI300's matrix cores: exponent bias 8, no
+// negative zero, 0x80 the only NaN). The probe encodes its data and decodes it for the check in
+// the library's encoding.
+enum class Fp8Encoding { kOcp, kFnuz };
+inline const char* fp8_encoding_name(Fp8Encoding e) {
+  return e == Fp8Encoding::kFnuz ? "E4M3 FNUZ" : "E4M3 (OCP)";
+}
+
 // What the library chose for one GEMM, recorded in the point's params.
 struct GemmChoice {
   std::string api;          // "cublasLtMatmul", "cublasGemmEx" or "rocblas_gemm_ex"
@@ -102,8 +111,16 @@ class VendorGemm {
   virtual std::string library() const = 0;
   // The architecture of the device the library runs on ("sm_90"), for gemm_unit.
   virtual std::string arch() const = 0;
-  // Whether the Lt API runs (else the cublasGemmEx fallback, which has no FP8; rocBLAS: false).
+  // Whether the Lt API runs: cuBLASLt (else the cublasGemmEx fallback, which has no FP8), or on
+  // AMD hipBLASLt beside rocBLAS (else no tf32 or fp8).
   virtual bool lt() const = 0;
+  // Why this library cannot run `type` on its device, empty when it can; a library that knows
+  // more than gemm_type_unsupported (why its Lt part did not load) says so.
+  virtual std::string unsupported(GemmType type) const {
+    return gemm_type_unsupported(type, arch(), lt());
+  }
+  // The encoding of its fp8 inputs.
+  virtual Fp8Encoding fp8_encoding() const { return Fp8Encoding::kOcp; }
   // What the library is asked to use, for params (the CUDA text of gemm_type_info unless the
   // library says otherwise).
   virtual std::string math(GemmType type) const { return gemm_type_info(type).math; }

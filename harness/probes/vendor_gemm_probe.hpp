@@ -5,7 +5,8 @@
 // prefill or batched-decode GEMM. The matrices hold random values with full-entropy significands in
 // ±[2^-7, 1) (low-entropy data such as zeros or a few repeated values draws less power and runs
 // faster than real work), written on the device; fp8 values are rounded to E4M3 on the host
-// (probes/fp8_e4m3.hpp) and copied. C is poisoned with NaN before every check, so an unwritten
+// (probes/fp8_e4m3.hpp), in the encoding the library reads (OCP on CUDA, FNUZ on MI300), and
+// copied. C is poisoned with NaN before every check, so an unwritten
 // element fails.
 #include <Kokkos_Core.hpp>
 
@@ -44,9 +45,18 @@ KOKKOS_INLINE_FUNCTION std::uint64_t random_element_bits(std::uint64_t index, st
   }
 }
 
-// The value of such an element, read on the host (1 byte: fp8 E4M3).
-inline double element_value(const unsigned char* p, int bytes, bool bf16) {
-  if (bytes == 1) return decode_e4m3(*p);
+// fp8 E4M3 in either encoding.
+inline std::uint8_t encode_fp8(Fp8Encoding e, double x) {
+  return e == Fp8Encoding::kFnuz ? encode_e4m3_fnuz(x) : encode_e4m3(x);
+}
+inline double decode_fp8(Fp8Encoding e, std::uint8_t code) {
+  return e == Fp8Encoding::kFnuz ? decode_e4m3_fnuz(code) : decode_e4m3(code);
+}
+
+// The value of such an element, read on the host (1 byte: fp8 E4M3 in encoding `fp8`).
+inline double element_value(const unsigned char* p, int bytes, bool bf16,
+                            Fp8Encoding fp8 = Fp8Encoding::kOcp) {
+  if (bytes == 1) return decode_fp8(fp8, *p);
   if (bytes == 8) {
     double d;
     std::memcpy(&d, p, 8);
@@ -68,7 +78,11 @@ class VendorGemmProbe final : public Probe {
   using Bytes = Kokkos::View<unsigned char*, typename Space::memory_space>;
 
   VendorGemmProbe(GemmType type, const GemmShape& shape, VendorGemm& library)
-      : type_(type), t_(gemm_type_info(type)), shape_(shape), library_(library) {
+      : type_(type),
+        t_(gemm_type_info(type)),
+        shape_(shape),
+        library_(library),
+        fp8_(library.fp8_encoding()) {
     const auto [m, n, k] = shape;
     info_.probe = "vendor_gemm";
     info_.family = "library";
@@ -91,6 +105,7 @@ class VendorGemmProbe final : public Probe {
                     {"arch", library.arch()},
                     {"data", "random, |x| in [2^-7, 1)"},
                     {"c_dtype", t_.c_dtype}};
+    if (type == GemmType::kFp8E4m3) info_.params["fp8_encoding"] = fp8_encoding_name(fp8_);
     info_.name = point_name("vendor_gemm", info_.space, info_.dtype, gemm_grade(shape));
   }
   const PointInfo& info() const override { return info_; }
@@ -152,8 +167,9 @@ class VendorGemmProbe final : public Probe {
   //   without fast accumulation cuBLASLt adds each slice's partial into fp32, so that costs at
   //   most a few 2^-14 of the slice's S, bounded here by 2^-10·S in all, plus k·2^-24·S for the
   //   fp32 sum of the partials, plus the bf16 output's rounding (half an ulp: 2^-9·|c|, taken as
-  //   2^-8). A wrong layout or scale misses by about |c| or more: S is ~√k·|c| for random signs,
-  //   so the bound stays below that for k up to ~2^16.
+  //   2^-8). MI300's fp8 MFMA instructions accumulate into fp32 registers; the same bound is used.
+  //   A wrong layout or scale misses by about |c| or more: S is ~√k·|c| for random signs, so the
+  //   bound stays below that for k up to ~2^16.
   Verification verify() override {
     const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_);
     const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b_);
@@ -175,8 +191,8 @@ class VendorGemmProbe final : public Probe {
       long double exact = 0, magnitude = 0;
       for (std::size_t l = 0; l < k; ++l) {
         const std::size_t ai = at ? l + i * k : i + l * m;
-        const long double p = (long double)element_value(&a(ai * in), in, bf16_in) *
-                              element_value(&b((l + j * k) * in), in, bf16_in);
+        const long double p = (long double)element_value(&a(ai * in), in, bf16_in, fp8_) *
+                              element_value(&b((l + j * k) * in), in, bf16_in, fp8_);
         exact += p;
         magnitude += std::fabs(p);
       }
@@ -208,8 +224,8 @@ class VendorGemmProbe final : public Probe {
           for (int k = 0; k < bytes; ++k) p[e * bytes + k] = (unsigned char)(bits >> (8 * k));
         });
   }
-  // The same fp32 values, rounded to E4M3 on the host (the codec is tested on the CPU; a
-  // device copy of it would be a second one to trust).
+  // The same fp32 values, rounded to E4M3 in the library's encoding on the host (the codecs are
+  // tested on the CPU; a device copy of them would be a second one to trust).
   void fill_random_fp8(const Bytes& v, std::uint64_t seed) {
     const Kokkos::View<unsigned char*, Kokkos::HostSpace> host(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_fp8_host"), v.extent(0));
@@ -217,7 +233,7 @@ class VendorGemmProbe final : public Probe {
       float f;
       const auto bits = static_cast<std::uint32_t>(random_element_bits(e, seed, 4, false));
       std::memcpy(&f, &bits, 4);
-      host(e) = encode_e4m3(f);
+      host(e) = encode_fp8(fp8_, f);
     }
     Kokkos::deep_copy(v, host);
   }
@@ -229,6 +245,7 @@ class VendorGemmProbe final : public Probe {
   GemmTypeInfo t_;
   GemmShape shape_;
   VendorGemm& library_;
+  Fp8Encoding fp8_;
   PointInfo info_;
   GemmChoice choice_;
   Bytes a_, b_, c_;

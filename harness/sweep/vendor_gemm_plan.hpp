@@ -34,8 +34,7 @@ std::vector<PointPlan> vendor_gemm_plan(VendorGemm* library, const std::string& 
   std::vector<PointPlan> out;
   for (const GemmType t : kGemmTypes) {
     if (!type_wanted(t)) continue;
-    const std::string unsupported =
-        library ? gemm_type_unsupported(t, library->arch(), library->lt()) : why_not;
+    const std::string unsupported = library ? library->unsupported(t) : why_not;
     for (const GemmShape& shape : shapes) {
       PointPlan p;
       if (unsupported.empty()) {

@@ -38,9 +38,10 @@ TEST(GemmUnit, Fp8IsOnTensorCoresOfAdaAndHopper) {
   EXPECT_EQ(gemm_type_info(GemmType::kFp8E4m3).in_bytes, 1u);
   EXPECT_EQ(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_89", true), "");
   EXPECT_EQ(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_90a", true), "");
-  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_86", true), "");   // Ampere: no FP8
-  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "gfx942", true), "");  // not via cuBLASLt
-  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_90", false), "");  // cublasGemmEx
+  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_86", true), "");    // Ampere: no FP8
+  EXPECT_EQ(gemm_type_unsupported(GemmType::kFp8E4m3, "gfx942", true), "");   // via hipBLASLt
+  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "gfx942", false), "");  // rocBLAS alone
+  EXPECT_NE(gemm_type_unsupported(GemmType::kFp8E4m3, "sm_90", false), "");   // cublasGemmEx
   for (const GemmType t : kGemmTypes) {
     if (t != GemmType::kFp8E4m3) {
       EXPECT_EQ(gemm_type_unsupported(t, "sm_86", false), "");

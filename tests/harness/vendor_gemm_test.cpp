@@ -23,13 +23,17 @@ using Space = Kokkos::Serial;
 // measure of the probe's FLOP and byte formulas.
 class HostGemm final : public VendorGemm {
  public:
-  enum class Fault { kNone, kIgnoresTranspose, kDropsLastTerm };
-  explicit HostGemm(std::string arch = "sm_90", bool lt = true, Fault fault = Fault::kNone)
-      : arch_(std::move(arch)), lt_(lt), fault_(fault) {}
+  // kReadsOtherFp8Encoding: the probe encodes fp8 as fp8_encoding() says, the library decodes
+  // the other encoding (an OCP code read as FNUZ is half its value).
+  enum class Fault { kNone, kIgnoresTranspose, kDropsLastTerm, kReadsOtherFp8Encoding };
+  explicit HostGemm(std::string arch = "sm_90", bool lt = true, Fault fault = Fault::kNone,
+                    Fp8Encoding fp8 = Fp8Encoding::kOcp)
+      : arch_(std::move(arch)), lt_(lt), fault_(fault), fp8_(fp8) {}
 
   std::string library() const override { return "host stand-in"; }
   std::string arch() const override { return arch_; }
   bool lt() const override { return lt_; }
+  Fp8Encoding fp8_encoding() const override { return fp8_; }
   GemmChoice prepare(GemmType, const GemmShape&, const void*, const void*, void*) override {
     ++prepared;
     GemmChoice c;
@@ -47,6 +51,9 @@ class HostGemm final : public VendorGemm {
     auto* pc = static_cast<unsigned char*>(c);
     const bool at = a_transposed(type) && fault_ != Fault::kIgnoresTranspose;
     const bool bf16_in = type == GemmType::kBf16;
+    const Fp8Encoding read_as = fault_ != Fault::kReadsOtherFp8Encoding ? fp8_
+                                : fp8_ == Fp8Encoding::kOcp             ? Fp8Encoding::kFnuz
+                                                                        : Fp8Encoding::kOcp;
     read_a.clear();
     read_b.clear();
     written_c.clear();
@@ -59,8 +66,8 @@ class HostGemm final : public VendorGemm {
           const std::size_t ai = at ? l + i * s.k : i + l * s.m, bi = l + j * s.k;
           read_a.insert(ai);
           read_b.insert(bi);
-          sum += element_value(pa + ai * t.in_bytes, int(t.in_bytes), bf16_in) *
-                 element_value(pb + bi * t.in_bytes, int(t.in_bytes), bf16_in);
+          sum += element_value(pa + ai * t.in_bytes, int(t.in_bytes), bf16_in, read_as) *
+                 element_value(pb + bi * t.in_bytes, int(t.in_bytes), bf16_in, read_as);
           ++multiply_adds;
         }
         const std::size_t ci = i + j * s.m;
@@ -88,6 +95,7 @@ class HostGemm final : public VendorGemm {
   std::string arch_;
   bool lt_;
   Fault fault_;
+  Fp8Encoding fp8_;
 };
 
 constexpr GemmShape kSkinny{16, 24, 40};  // m, n, k all different: no formula may mix them up
@@ -148,6 +156,29 @@ TEST(VendorGemm, WrongLayoutAndAMissingTermFailVerification) {
     p.run();
     EXPECT_FALSE(p.verify().ok);
   }
+}
+
+TEST(VendorGemm, Fp8IsEncodedAsTheLibraryReadsItAndAMismatchFails) {
+  for (const Fp8Encoding e : {Fp8Encoding::kOcp, Fp8Encoding::kFnuz}) {
+    SCOPED_TRACE(fp8_encoding_name(e));
+    HostGemm lib("gfx942", true, HostGemm::Fault::kNone, e);
+    VendorGemmProbe<Space> p(GemmType::kFp8E4m3, kSkinny, lib);
+    EXPECT_EQ(p.info().params["fp8_encoding"], fp8_encoding_name(e));
+    p.setup();
+    p.run();
+    const Verification ok = p.verify();
+    EXPECT_TRUE(ok.ok) << ok.error;
+
+    HostGemm misread("gfx942", true, HostGemm::Fault::kReadsOtherFp8Encoding, e);
+    VendorGemmProbe<Space> q(GemmType::kFp8E4m3, kSkinny, misread);
+    q.setup();
+    q.run();
+    EXPECT_FALSE(q.verify().ok);
+  }
+  // Other types record no fp8 encoding.
+  HostGemm lib;
+  EXPECT_FALSE(
+      VendorGemmProbe<Space>(GemmType::kBf16, kSkinny, lib).info().params.contains("fp8_encoding"));
 }
 
 TEST(VendorGemm, PointsAreNamedByShapeAndRecordLayoutAndChoice) {
@@ -233,8 +264,8 @@ TEST(VendorGemmPlan, Fp8OnlyOnAdaAndHopperThroughLt) {
   EXPECT_EQ(reason_of(plan, "vendor_gemm/Serial/fp16/n:4096"), "planned");
 }
 
-// rocBLAS (lt false) on MI200 and MI300: fp64, fp32, fp16 and bf16 planned; tf32 and fp8 skipped
-// with the reason (hipBLASLt is not loaded; MI200 has neither unit).
+// rocBLAS alone (lt false) on MI200 and MI300: fp64, fp32, fp16 and bf16 planned; tf32 and fp8
+// skipped with the reason (hipBLASLt is not loaded; MI200 has neither unit).
 TEST(VendorGemmPlan, AmdGetsRocblasTypesAndSkipsTf32AndFp8) {
   for (const char* arch : {"gfx90a:sramecc+:xnack-", "gfx942"}) {
     HostGemm lib(arch, false);
@@ -250,6 +281,20 @@ TEST(VendorGemmPlan, AmdGetsRocblasTypesAndSkipsTf32AndFp8) {
       EXPECT_NE(reason.find(dtype), std::string::npos) << reason;
     }
   }
+}
+
+// With hipBLASLt (lt true) MI300 gets every type; MI200 still has no tf32 or fp8 units.
+TEST(VendorGemmPlan, Mi300GetsTf32AndFp8ThroughHipblaslt) {
+  HostGemm mi300("gfx942:sramecc+:xnack-", true, HostGemm::Fault::kNone, Fp8Encoding::kFnuz);
+  const auto plan = plan_for(&mi300);
+  for (const auto& pt : plan) EXPECT_TRUE(pt.probe) << pt.info.name << ": " << pt.skipped_reason;
+  EXPECT_EQ(reason_of(plan, "vendor_gemm/Serial/fp8/m:16,n:4096,k:4096"), "planned");
+  HostGemm mi200("gfx90a", true);
+  const auto plan200 = plan_for(&mi200);
+  EXPECT_NE(reason_of(plan200, "vendor_gemm/Serial/fp8/n:4096").find("no fp8 matrix"),
+            std::string::npos);
+  EXPECT_NE(reason_of(plan200, "vendor_gemm/Serial/tf32/n:4096").find("no xf32 matrix"),
+            std::string::npos);
 }
 
 TEST(VendorGemmPlan, NoLibrarySkipsEveryPointWithTheReason) {
