@@ -21,6 +21,16 @@ nlohmann::json describe_device([[maybe_unused]] const std::string& space_name) {
   return nullptr;
 }
 
+double wall_clock_tick_ns([[maybe_unused]] const std::string& space_name) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (space_name == "Cuda") return 1.0;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (space_name == "HIP") return hip::wall_clock_tick_ns(HipSpace().hip_device());
+#endif
+  return 0;
+}
+
 int visible_device_count() {
 #if defined(KOKKOS_ENABLE_CUDA)
   return cuda::visible_device_count();

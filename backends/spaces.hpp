@@ -56,6 +56,11 @@ void for_each_space(F&& f) {
 // {"name", "kind", "concurrency", "device"}: device facts come from the backend's runtime.
 nlohmann::json describe_device(const std::string& space_name);
 
+// Nanoseconds per tick of the wall clock a device kernel reads (device_clock.hpp): 1 on CUDA
+// (%globaltimer counts nanoseconds), the REALTIME counter's period on HIP (hip_info.hpp), 0 on a
+// host space (it stamps nothing).
+double wall_clock_tick_ns(const std::string& space_name);
+
 // GPUs this process may use (0 in a host-only build); callable before Kokkos starts.
 int visible_device_count();
 

@@ -64,7 +64,8 @@ __global__ void hold_stream(const volatile int* release, long long timeout_ticks
 // A pair of events recorded on Kokkos' stream around one sample, behind a held stream.
 class EventTimer final : public SampleTimer {
  public:
-  EventTimer(hipStream_t stream, bool hold) : stream_(stream), hold_(hold) {
+  EventTimer(hipStream_t stream, bool hold, double tick_ns)
+      : stream_(stream), hold_(hold), hold_timeout_ticks_(static_cast<long long>(1e8 / tick_ns)) {
     RIDGELINE_HIP_CHECK(hipEventCreate(&start_));
     RIDGELINE_HIP_CHECK(hipEventCreate(&stop_));
     // Coherent: the spinning kernel must see the host's store without a flush of any cache.
@@ -87,7 +88,7 @@ class EventTimer final : public SampleTimer {
   void start() override {
     if (hold_) {
       store_hold_flag(flags_->release, 0);
-      hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, kHoldTimeoutTicks,
+      hold_stream<<<1, 1, 0, stream_>>>(&device_flags_->release, hold_timeout_ticks_,
                                         &device_flags_->timed_out);
       RIDGELINE_HIP_CHECK(hipGetLastError());
     }
@@ -110,12 +111,11 @@ class EventTimer final : public SampleTimer {
   bool holds() const { return hold_; }
 
  private:
-  // 0.1 s of the REALTIME counter, which runs at a constant 100 MHz on gfx9 parts (MI100, MI250X,
-  // MI300X; HIP 5.2 has no query for its rate). A wrong rate only moves the safety timeout.
-  static constexpr long long kHoldTimeoutTicks = 10'000'000;
-
   hipStream_t stream_;
   bool hold_;
+  // 0.1 s of the REALTIME counter at its rate (hip_info.hpp: queried, or the gfx9 parts' 100 MHz
+  // where the runtime cannot say). A wrong rate only moves the safety timeout.
+  long long hold_timeout_ticks_;
   hipEvent_t start_ = nullptr, stop_ = nullptr;
   HoldFlags* flags_ = nullptr;
   HoldFlags* device_flags_ = nullptr;
@@ -126,7 +126,8 @@ class HipBackend final : public MeasurementBackend {
  public:
   // RIDGELINE_NO_STREAM_HOLD=1 times without the hold, as on CUDA.
   HipBackend()
-      : timer_(HipSpace().hip_stream(), std::getenv("RIDGELINE_NO_STREAM_HOLD") == nullptr) {
+      : timer_(HipSpace().hip_stream(), std::getenv("RIDGELINE_NO_STREAM_HOLD") == nullptr,
+               wall_clock_tick_ns(HipSpace().hip_device())) {
     const int device = HipSpace().hip_device();
     hipDeviceProp_t p{};
     RIDGELINE_HIP_CHECK(hipGetDeviceProperties(&p, device));

@@ -102,6 +102,21 @@ std::uint64_t last_level_cache_bytes(const std::string& gfx_arch, std::uint64_t 
   return l2_bytes;
 }
 
+double wall_clock_rate_mhz([[maybe_unused]] int device) {
+#if HIP_VERSION >= 50300000
+  int khz = 0;
+  if (hipDeviceGetAttribute(&khz, hipDeviceAttributeWallClockRate, device) == hipSuccess && khz > 0)
+    return khz / 1000.0;
+  (void)hipGetLastError();
+#endif
+  return 0;
+}
+
+double wall_clock_tick_ns(int device) {
+  const double mhz = wall_clock_rate_mhz(device);
+  return mhz > 0 ? 1e3 / mhz : 10.0;
+}
+
 nlohmann::json describe_current_device() {
   const int device = HipSpace().hip_device();
   hipDeviceProp_t p{};
@@ -126,6 +141,9 @@ nlohmann::json describe_current_device() {
           {"uuid", uuid_text(device)},
           {"pci_bus_id", pci_bus_id(device)},
           {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)},
+          {"wall_clock_rate_mhz", wall_clock_rate_mhz(device) > 0
+                                      ? nlohmann::json(wall_clock_rate_mhz(device))
+                                      : nlohmann::json(nullptr)},
           {"toolkit", runtime_versions()}};
 }
 

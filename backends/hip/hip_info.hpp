@@ -12,9 +12,18 @@ namespace ridgeline::hip {
 // "compute_units" the CU count; adds "llc_bytes" where the last-level cache is not the L2 (the
 // MI300 series' 256 MiB Infinity Cache, which HIP does not report), "l1_per_unit_bytes" (one
 // CU's vector L1, device_caches.hpp), "shared_per_unit_bytes" and "shared_per_block_bytes" (LDS),
-// and "clock_instruction_rate_mhz": the rate of clock64() (s_memtime), which the peak kernels'
-// observed SM clock counts in; on AMD it need not be the shader clock.
+// "clock_instruction_rate_mhz": the rate of clock64() (s_memtime), which the peak kernels'
+// observed SM clock counts in (on AMD it need not be the shader clock), and
+// "wall_clock_rate_mhz": wall_clock_rate_mhz(), null where the runtime cannot say.
 nlohmann::json describe_current_device();
+
+// The rate of the REALTIME counter (wall_clock64(), s_memrealtime) that the peak kernels' wall
+// stamps and the stream hold's timeout count in, in MHz: from the runtime where it has the query
+// (hipDeviceAttributeWallClockRate, HIP >= 5.3), 0 where it cannot say (an older HIP, an error).
+double wall_clock_rate_mhz(int device);
+// Nanoseconds per tick of that counter: from the rate, or, where the runtime cannot say, the
+// constant 100 MHz of the gfx9 parts this backend is built for (MI100, MI200, MI300).
+double wall_clock_tick_ns(int device);
 
 // Devices this process sees (ROCR/HIP_VISIBLE_DEVICES applied); 0 when none. Needs no Kokkos.
 int visible_device_count();

@@ -27,7 +27,7 @@ namespace ridgeline {
 
 struct ClockStamp {
   std::uint64_t cycles = 0;  // SM clock cycles
-  std::uint64_t ns = 0;      // wall clock, nanoseconds
+  std::uint64_t wall = 0;    // wall clock ticks (wall_clock_tick_ns in backends/spaces.hpp)
 };
 
 // Zero on host spaces (they have nothing to measure this way).
@@ -37,22 +37,23 @@ KOKKOS_INLINE_FUNCTION ClockStamp device_clock() {
   s.cycles = static_cast<std::uint64_t>(clock64());
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  s.ns = t;
+  s.wall = t;  // nanoseconds
 #elif defined(__HIP_DEVICE_COMPILE__)
   s.cycles = static_cast<std::uint64_t>(clock64());
-  s.ns = static_cast<std::uint64_t>(wall_clock64()) * 10;  // 100 MHz constant clock (MI200/MI300)
+  s.wall = static_cast<std::uint64_t>(wall_clock64());  // the REALTIME counter's ticks
 #endif
   return s;
 }
 
-// Median SM clock in MHz over the threads that stamped their work (begin, end pairs), or 0 when
-// none ran long enough for the wall clock's resolution (~1 µs on some GPUs). The project's one
-// median (core/stats.hpp): of an even count of stamps, the mean of the two middle clocks.
+// Median SM clock in MHz over the threads that stamped their work (begin, end pairs), with
+// `tick_ns` nanoseconds per wall tick, or 0 when none ran long enough for the wall clock's
+// resolution (~1 µs on some GPUs). The project's one median (core/stats.hpp): of an even count
+// of stamps, the mean of the two middle clocks.
 inline double median_clock_mhz(const std::vector<ClockStamp>& begin,
-                               const std::vector<ClockStamp>& end) {
+                               const std::vector<ClockStamp>& end, double tick_ns) {
   std::vector<double> mhz;
   for (std::size_t i = 0; i < begin.size() && i < end.size(); ++i) {
-    const double ns = double(end[i].ns) - double(begin[i].ns);
+    const double ns = (double(end[i].wall) - double(begin[i].wall)) * tick_ns;
     const double cycles = double(end[i].cycles) - double(begin[i].cycles);
     if (ns >= 2000 && cycles > 0) mhz.push_back(1e3 * cycles / ns);
   }
@@ -69,7 +70,7 @@ inline std::size_t clock_stamp_count(std::size_t items) {
 
 // {"sm_clock_mhz", "clock_samples"} from a kernel's stamps, or null when there are none.
 template <class Stamps>
-nlohmann::json observed_clock(const Stamps& stamps) {
+nlohmann::json observed_clock(const Stamps& stamps, double tick_ns) {
   if (!stamps.extent(0)) return nullptr;
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stamps);
   std::vector<ClockStamp> begin(h.extent(0)), end(h.extent(0));
@@ -77,7 +78,7 @@ nlohmann::json observed_clock(const Stamps& stamps) {
     begin[i] = h(i, 0);
     end[i] = h(i, 1);
   }
-  const double mhz = median_clock_mhz(begin, end);
+  const double mhz = median_clock_mhz(begin, end, tick_ns);
   if (!(mhz > 0)) return nullptr;
   return {{"sm_clock_mhz", mhz}, {"clock_samples", h.extent(0)}};
 }

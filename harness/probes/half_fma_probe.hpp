@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/spaces.hpp"
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/device_clock.hpp"
 #include "harness/probes/half_precision.hpp"
@@ -236,7 +237,9 @@ class HalfPeakProbe final : public Probe {
   }
 
   // The SM clock the kernel ran at, from the stamping threads of the last run.
-  nlohmann::json observed() override { return observed_clock(stamps_); }
+  nlohmann::json observed() override {
+    return observed_clock(stamps_, wall_clock_tick_ns(Space::name()));
+  }
   void fence() override { compat::fence(Space(), "ridgeline::peak_half"); }
 
   Verification verify() override {

@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "backends/spaces.hpp"
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/device_clock.hpp"
 #include "harness/probes/dtype.hpp"
@@ -138,7 +139,9 @@ class PeakProbe final : public Probe {
   }
 
   // The SM clock the kernel ran at (device spaces), from the stamping threads of the last run.
-  nlohmann::json observed() override { return observed_clock(stamps_); }
+  nlohmann::json observed() override {
+    return observed_clock(stamps_, wall_clock_tick_ns(Space::name()));
+  }
 
   void fence() override { compat::fence(Space(), "ridgeline::peak"); }
 

@@ -10,6 +10,7 @@
 
 #include "backends/device_caches.hpp"
 #include "backends/measurement.hpp"
+#include "backends/spaces.hpp"
 #include "backends/telemetry.hpp"
 #include "harness/probes/device_clock.hpp"
 #include "results/point_entry.hpp"
@@ -82,8 +83,17 @@ TEST(DeviceClock, StampsGiveTheMedianClock) {
                                        {7000, 2000},    // 3500 MHz
                                        {4000, 2000},    // 2000 MHz
                                        {10000, 2000}};  // 5000 MHz
-  EXPECT_DOUBLE_EQ(median_clock_mhz(begin, end), 2750);
-  EXPECT_EQ(median_clock_mhz(begin, {{500000, 1000}}), 0);
+  EXPECT_DOUBLE_EQ(median_clock_mhz(begin, end, 1.0), 2750);
+  EXPECT_EQ(median_clock_mhz(begin, {{500000, 1000}}, 1.0), 0);
+  // HIP's REALTIME counter at 100 MHz: a tick is 10 ns, so the same stamps are a tenth the clock.
+  EXPECT_DOUBLE_EQ(median_clock_mhz(begin, {{3000, 200}}, 10.0), 1500);
+  EXPECT_EQ(median_clock_mhz(begin, {{3000, 199}}, 10.0), 0);  // 1990 ns: under the 2 µs floor
+}
+
+// Host spaces stamp nothing, so their wall clock has no tick (a GPU build answers for its device).
+TEST(DeviceClock, HostSpacesHaveNoWallClockTick) {
+  EXPECT_EQ(wall_clock_tick_ns("Serial"), 0);
+  EXPECT_EQ(wall_clock_tick_ns("OpenMP"), 0);
 }
 
 TEST(Telemetry, ClockOnlyThrottlingIsNamed) {
