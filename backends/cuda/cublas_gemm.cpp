@@ -24,6 +24,8 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/fastest_candidate.hpp"
+
 namespace ridgeline::cuda {
 namespace {
 
@@ -240,9 +242,8 @@ class CublasLt final : public VendorGemm {
     return p;
   }
 
-  // The heuristic's first kCandidates algorithms, each launched once untimed and kTimedRuns
-  // times between events on the space's stream; the fastest (by its best run) is kept. A
-  // candidate that fails to launch is passed over. Blocking.
+  // The heuristic's first kCandidates algorithms, chosen between by fastest_candidate.hpp with
+  // events on the space's stream. Blocking.
   void choose(Plan& p, GemmType type, const void* a, const void* b, void* c) {
     cublasLtMatmulPreference_t pref = nullptr;
     check(pref_create_(&pref), "cublasLtMatmulPreferenceCreate");
@@ -261,42 +262,39 @@ class CublasLt final : public VendorGemm {
     cudaEvent_t start = nullptr, stop = nullptr;
     check_cuda(cudaEventCreate(&start), "cudaEventCreate");
     check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
-    GemmChoice& best = p.choice;
-    best = {};
-    best.api = "cublasLtMatmul";
-    best.candidates = returned;
-    for (int r = 0; r < returned; ++r) {
-      if (found[r].state != CUBLAS_STATUS_SUCCESS) continue;
-      const cublasLtMatmulAlgo_t& algo = found[r].algo;
-      if (launch(p, type, algo, a, b, c) != CUBLAS_STATUS_SUCCESS ||
-          cudaStreamSynchronize(stream_) != cudaSuccess) {
-        cudaGetLastError();  // a candidate that cannot run is not an error of the point
-        continue;
-      }
-      ++best.tried;
-      float fastest_ms = 0;
-      for (int i = 0; i < kTimedRuns; ++i) {
-        cudaEventRecord(start, stream_);
-        const cublasStatus_t ran = launch(p, type, algo, a, b, c);
-        cudaEventRecord(stop, stream_);
-        float ms = 0;
-        if (ran != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(stop) != cudaSuccess ||
-            cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
-          continue;
-        if (fastest_ms == 0 || ms < fastest_ms) fastest_ms = ms;
-      }
-      if (fastest_ms > 0 && (best.heuristic_rank < 0 || fastest_ms * 1e-3 < best.seconds)) {
-        best.heuristic_rank = r;
-        best.seconds = fastest_ms * 1e-3;
-        p.algo = algo;
-      }
+    p.choice = {};
+    p.choice.api = "cublasLtMatmul";
+    const auto warm = [&](int r) {
+      if (launch(p, type, found[r].algo, a, b, c) == CUBLAS_STATUS_SUCCESS &&
+          cudaStreamSynchronize(stream_) == cudaSuccess)
+        return true;
+      cudaGetLastError();  // a candidate that cannot run is not an error of the point
+      return false;
+    };
+    const auto timed = [&](int r) {
+      cudaEventRecord(start, stream_);
+      const cublasStatus_t ran = launch(p, type, found[r].algo, a, b, c);
+      cudaEventRecord(stop, stream_);
+      float ms = 0;
+      if (ran != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(stop) != cudaSuccess ||
+          cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
+        return 0.0;
+      return ms * 1e-3;
+    };
+    int kept = -1;
+    try {
+      kept = fastest_candidate(
+          returned, kTimedRuns, [&](int r) { return found[r].state == CUBLAS_STATUS_SUCCESS; },
+          warm, timed, p.choice, "cublasLtMatmulAlgoGetHeuristic");
+    } catch (...) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+      throw;
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    if (best.heuristic_rank < 0)
-      throw std::runtime_error("none of the " + std::to_string(returned) +
-                               " algorithms cublasLtMatmulAlgoGetHeuristic offered ran");
-    best.algorithm = algorithm_text(p.algo);
+    p.algo = found[kept].algo;
+    p.choice.algorithm = algorithm_text(p.algo);
   }
 
   cublasStatus_t launch(const Plan& p, GemmType type, const cublasLtMatmulAlgo_t& algo,

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -17,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/fastest_candidate.hpp"
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hipblaslt_abi.hpp"
 
@@ -156,9 +158,8 @@ class HipblasLt final : public VendorGemm {
     return p;
   }
 
-  // The heuristic's first kCandidates algorithms, each launched once untimed and kTimedRuns
-  // times between events on the space's stream; the fastest (by its best run) is kept. A
-  // candidate that fails to launch is passed over. Blocking.
+  // The heuristic's first kCandidates algorithms (those within the workspace), chosen between by
+  // fastest_candidate.hpp with events on the space's stream. Blocking.
   void choose(Plan& p, GemmType type, const void* a, const void* b, void* c) {
     lt::Preference pref = nullptr;
     check(pref_create_(&pref), "hipblasLtMatmulPreferenceCreate");
@@ -177,41 +178,41 @@ class HipblasLt final : public VendorGemm {
     hipEvent_t start = nullptr, stop = nullptr;
     RIDGELINE_HIP_CHECK(hipEventCreate(&start));
     RIDGELINE_HIP_CHECK(hipEventCreate(&stop));
-    GemmChoice& best = p.choice;
-    best = {};
-    best.api = "hipblasLtMatmul";
-    best.candidates = returned;
-    for (int r = 0; r < returned && r < kCandidates; ++r) {
-      if (found[r].state != lt::kSuccess || found[r].workspace_size > kWorkspaceBytes) continue;
-      const lt::MatmulAlgo& algo = found[r].algo;
-      if (launch(p, algo, a, b, c) != lt::kSuccess || hipStreamSynchronize(stream_) != hipSuccess) {
-        (void)hipGetLastError();  // a candidate that cannot run is not an error of the point
-        continue;
-      }
-      ++best.tried;
-      float fastest_ms = 0;
-      for (int i = 0; i < kTimedRuns; ++i) {
-        (void)hipEventRecord(start, stream_);
-        const lt::Status ran = launch(p, algo, a, b, c);
-        (void)hipEventRecord(stop, stream_);
-        float ms = 0;
-        if (ran != lt::kSuccess || hipEventSynchronize(stop) != hipSuccess ||
-            hipEventElapsedTime(&ms, start, stop) != hipSuccess)
-          continue;
-        if (fastest_ms == 0 || ms < fastest_ms) fastest_ms = ms;
-      }
-      if (fastest_ms > 0 && (best.heuristic_rank < 0 || fastest_ms * 1e-3 < best.seconds)) {
-        best.heuristic_rank = r;
-        best.seconds = fastest_ms * 1e-3;
-        p.algo = algo;
-      }
+    p.choice = {};
+    p.choice.api = "hipblasLtMatmul";
+    const auto usable = [&](int r) {
+      return found[r].state == lt::kSuccess && found[r].workspace_size <= kWorkspaceBytes;
+    };
+    const auto warm = [&](int r) {
+      if (launch(p, found[r].algo, a, b, c) == lt::kSuccess &&
+          hipStreamSynchronize(stream_) == hipSuccess)
+        return true;
+      (void)hipGetLastError();  // a candidate that cannot run is not an error of the point
+      return false;
+    };
+    const auto timed = [&](int r) {
+      (void)hipEventRecord(start, stream_);
+      const lt::Status ran = launch(p, found[r].algo, a, b, c);
+      (void)hipEventRecord(stop, stream_);
+      float ms = 0;
+      if (ran != lt::kSuccess || hipEventSynchronize(stop) != hipSuccess ||
+          hipEventElapsedTime(&ms, start, stop) != hipSuccess)
+        return 0.0;
+      return ms * 1e-3;
+    };
+    int kept = -1;
+    try {
+      kept = fastest_candidate(std::min(returned, kCandidates), kTimedRuns, usable, warm, timed,
+                               p.choice, "hipblasLtMatmulAlgoGetHeuristic");
+    } catch (...) {
+      (void)hipEventDestroy(start);
+      (void)hipEventDestroy(stop);
+      throw;
     }
     (void)hipEventDestroy(start);
     (void)hipEventDestroy(stop);
-    if (best.heuristic_rank < 0)
-      throw std::runtime_error("none of the " + std::to_string(returned) +
-                               " algorithms hipblasLtMatmulAlgoGetHeuristic offered ran");
-    best.algorithm = algorithm_text(p.algo);
+    p.algo = found[kept].algo;
+    p.choice.algorithm = algorithm_text(p.algo);
   }
 
   lt::Status launch(const Plan& p, const lt::MatmulAlgo& algo, const void* a, const void* b,
