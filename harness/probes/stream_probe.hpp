@@ -94,8 +94,9 @@ inline constexpr T kStreamScalarNegated = -kStreamScalar<T>;  // update_alpha's:
 // The initial values repeat with this period (i mod 7 and i mod 5), and so does every output.
 inline constexpr std::size_t kStreamPeriod = 35;
 
-// Whether the kernel reads the second array b (update_xy: y, which it also writes).
-constexpr bool stream_reads_b(StreamOp op) {
+// Whether the kernel reads the second array b (update_xy: y, which it also writes). Device code
+// calls it too (no --expt-relaxed-constexpr in Kokkos' CUDA builds).
+KOKKOS_INLINE_FUNCTION constexpr bool stream_reads_b(StreamOp op) {
   return op == StreamOp::kAdd || op == StreamOp::kTriad || op == StreamOp::kUpdateXy;
 }
 
