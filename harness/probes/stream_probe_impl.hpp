@@ -188,10 +188,14 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, 
   using Vec = Vector16<T>;
   constexpr bool kReads = Op != StreamOp::kFill;
   constexpr bool kReadsB = stream_reads_b(Op);
+  // update_xy loads y through `out`, the pointer it stores through: b and out are the same array,
+  // which the compiler cannot know, and one address per vector instead of two kept update_xy fp32
+  // within gfx908's 64 VGPRs (through b it took 62 VGPRs and spilled into 4 AGPRs).
+  const T* const in_b = Op == StreamOp::kUpdateXy ? out : b;
   [[maybe_unused]] Vec ra[N], rb[N];
   for (std::size_t u = 0; u < N; ++u) {
     if constexpr (kReads) ra[u] = *reinterpret_cast<const Vec*>(a + first[u]);
-    if constexpr (kReadsB) rb[u] = *reinterpret_cast<const Vec*>(b + first[u]);
+    if constexpr (kReadsB) rb[u] = *reinterpret_cast<const Vec*>(in_b + first[u]);
   }
   if constexpr (kReadsB) hold_round(ra, rb);
   for (std::size_t u = 0; u < N; ++u) {
