@@ -43,6 +43,7 @@ inline constexpr ProbeSpec kProbes[] = {
     {"scale", "bandwidth", "scale", "scale", "b = q·a"},
     {"add", "bandwidth", "add", "add", "c = a + b"},
     {"triad", "bandwidth", "triad", "triad", "c = a + q·b (one FMA)"},
+    {"update_xy", "bandwidth", "update_xy", "update_xy", "in place: y = α·x + β·y (β·y, one FMA)"},
     {"dot", "bandwidth", "dot", "dot", "sum += a·b"},
     {"read", "bandwidth", "read", "read", "sum += a"},
     {"fill", "bandwidth", "fill", "fill", "a = q"},

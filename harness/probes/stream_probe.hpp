@@ -1,5 +1,6 @@
 #pragma once
-// The bandwidth family (BabelStream's kernels plus read-only and write-only) and the cache family
+// The bandwidth family (BabelStream's kernels plus read-only, write-only and an in-place update)
+// and the cache family
 // (the same kernels swept over working-set sizes, several passes per call so that small sets
 // outlast the launch overhead). Each kernel's FLOPs and bytes per element sit in kStreamKernels;
 // which probes run them, in the probe catalog.
@@ -7,11 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/dtype.hpp"
+#include "harness/probes/fma_recurrence.hpp"
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
@@ -19,21 +23,32 @@
 
 namespace ridgeline {
 
-enum class StreamOp { kCopy, kScale, kAdd, kTriad, kDot, kRead, kFill };
+// kUpdateXy last: the GPU code checks (backends/*/tools/check_codegen.py) name the device kernels
+// by the operation's number.
+enum class StreamOp { kCopy, kScale, kAdd, kTriad, kDot, kRead, kFill, kUpdateXy };
 
 struct StreamKernel {
   StreamOp op;
   const char* name;
-  int flops;   // per element
-  int arrays;  // arrays touched per element (bytes = arrays · sizeof(T))
+  int flops;     // per element
+  int arrays;    // arrays touched per element (the working set is arrays · n · sizeof(T))
+  int accesses;  // array reads and writes per element (bytes = accesses · sizeof(T)); above
+                 // `arrays` when the output array is also read (in place)
   bool reduces;
 };
 
+// update_xy (y = α·x + β·y in place) is the own kernel of the 2:1 mix whose stores hide no read
+// on a write-allocate CPU (y's line is read first), as the library's axpby: 2 reads, 1 write,
+// β·y then one FMA (3 FLOPs, an FMA counted as 2).
 inline constexpr StreamKernel kStreamKernels[] = {
-    {StreamOp::kCopy, "copy", 0, 2, false}, {StreamOp::kScale, "scale", 1, 2, false},
-    {StreamOp::kAdd, "add", 1, 3, false},   {StreamOp::kTriad, "triad", 2, 3, false},
-    {StreamOp::kDot, "dot", 2, 2, true},    {StreamOp::kRead, "read", 1, 1, true},
-    {StreamOp::kFill, "fill", 0, 1, false},
+    {StreamOp::kCopy, "copy", 0, 2, 2, false},
+    {StreamOp::kScale, "scale", 1, 2, 2, false},
+    {StreamOp::kAdd, "add", 1, 3, 3, false},
+    {StreamOp::kTriad, "triad", 2, 3, 3, false},
+    {StreamOp::kUpdateXy, "update_xy", 3, 2, 3, false},
+    {StreamOp::kDot, "dot", 2, 2, 2, true},
+    {StreamOp::kRead, "read", 1, 1, 1, true},
+    {StreamOp::kFill, "fill", 0, 1, 1, false},
 };
 
 // nullptr if no stream kernel has that name.
@@ -74,8 +89,54 @@ KOKKOS_INLINE_FUNCTION T stream_init_b(std::size_t i) {
 }
 template <class T>
 inline constexpr T kStreamScalar = T(0.375);
+template <class T>
+inline constexpr T kStreamScalarNegated = -kStreamScalar<T>;  // update_alpha's: no run-time op
+// The initial values repeat with this period (i mod 7 and i mod 5), and so does every output.
+inline constexpr std::size_t kStreamPeriod = 35;
 
-// The value a non-reducing stream kernel leaves in element i of its output array.
+// Whether the kernel reads the second array b (update_xy: y, which it also writes). Device code
+// calls it too (no --expt-relaxed-constexpr in Kokkos' CUDA builds).
+KOKKOS_INLINE_FUNCTION constexpr bool stream_reads_b(StreamOp op) {
+  return op == StreamOp::kAdd || op == StreamOp::kTriad || op == StreamOp::kUpdateXy;
+}
+
+// update_xy keeps y from call to call, so its coefficients change with the call (1-based) to
+// keep every call visible in y without letting it settle or grow: α = ±q alternates in sign, so
+// y swings between about y0 and y0 + q·x instead of growing by q·x per call; β is the in-place
+// ladder's α (1 - 2^-16 on odd calls, 1 + 2^-16 on even ones, fma_recurrence.hpp), so a pair of
+// calls does not bring y back (with β = 1 a kernel that skipped two calls would go unseen) but
+// moves it up by about 2^-16·q·x, tens of fp32 ulps, towards a bound near 2^16·q·x.
+template <class T>
+constexpr T update_alpha(long call) {
+  return call % 2 ? kStreamScalar<T> : kStreamScalarNegated<T>;
+}
+template <class T>
+constexpr T update_beta(long call) {
+  return in_place_alpha<T>(call);
+}
+
+// One update_xy step, the same operations in the kernels and in the host replay: β·y rounded,
+// then one FMA.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T update_step(T alpha, T beta, T x, T y) {
+  return compat::fma(alpha, x, beta * y);
+}
+
+// The kStreamPeriod values y holds after `calls` calls of `passes` steps each, replayed on the
+// host: the check demands identical bits, as the in-place ladder's.
+template <class T>
+Kokkos::Array<T, kStreamPeriod> update_reference(long calls, int passes) {
+  Kokkos::Array<T, kStreamPeriod> y;
+  for (std::size_t r = 0; r < kStreamPeriod; ++r) y[r] = stream_init_b<T>(r);
+  for (long c = 1; c <= calls; ++c)
+    for (int p = 0; p < passes; ++p)
+      for (std::size_t r = 0; r < kStreamPeriod; ++r)
+        y[r] = update_step(update_alpha<T>(c), update_beta<T>(c), stream_init_a<T>(r), y[r]);
+  return y;
+}
+
+// The value a non-reducing stream kernel leaves in element i of its output array, whatever the
+// calls before (update_xy's depends on them: update_reference).
 template <class T>
 KOKKOS_INLINE_FUNCTION T expected_element(StreamOp op, T q, std::size_t i) {
   const T a = stream_init_a<T>(i), b = stream_init_b<T>(i);
@@ -186,7 +247,7 @@ class StreamProbe final : public Probe {
     info_.elements = n;
     info_.working_set_bytes = n * sizeof(T) * kernel.arrays;
     info_.flops = touched * kernel.flops;
-    info_.bytes = touched * sizeof(T) * kernel.arrays;
+    info_.bytes = touched * sizeof(T) * kernel.accesses;
     info_.params = {{"passes", passes_}};
     if constexpr (GridLayout) {
       info_.params["layout"] = "grid_stride";
@@ -241,6 +302,7 @@ class StreamProbe final : public Probe {
             for (std::size_t j = 0; j < l.per_item; ++j) init_element(a, b, c, l.index(item, j));
           });
     }
+    calls_ = 0;
     fence();
   }
 
@@ -264,7 +326,7 @@ class StreamProbe final : public Probe {
   void fence() override { compat::fence(Space(), "ridgeline::stream"); }
 
   Verification verify() override;
-  Verification verify_on_device();
+  Verification verify_on_device(const Kokkos::Array<T, kStreamPeriod>& want, T rel);
 
   void corrupt_output_for_test() override {
     if (kernel_.reduces) {
@@ -281,6 +343,8 @@ class StreamProbe final : public Probe {
       case StreamOp::kCopy:
         return b_;
       case StreamOp::kScale:
+        return b_;
+      case StreamOp::kUpdateXy:
         return b_;
       case StreamOp::kAdd:
         return c_;
@@ -299,10 +363,34 @@ class StreamProbe final : public Probe {
     return r;
   }
 
+  // What a non-reducing kernel's output holds at i, by i mod kStreamPeriod, and the relative
+  // tolerance: update_xy's is replayed bit for bit, the others' are one operation on exact inputs.
+  Kokkos::Array<T, kStreamPeriod> expected_period() const {
+    if (kernel_.op == StreamOp::kUpdateXy) return update_reference<T>(calls_, passes_);
+    Kokkos::Array<T, kStreamPeriod> want;
+    for (std::size_t r = 0; r < kStreamPeriod; ++r)
+      want[r] = expected_element(kernel_.op, kStreamScalar<T>, r);
+    return want;
+  }
+  T tolerance() const { return kernel_.op == StreamOp::kUpdateXy ? T(0) : 4 * epsilon<T>(); }
+  // Values with every digit their type has: a replay that differs by an ulp must show it.
+  std::string error_at(std::size_t i, T got, T want) const {
+    const auto digits = [](T v) {
+      char text[40];
+      std::snprintf(text, sizeof text, "%.*g", std::numeric_limits<T>::max_digits10, double(v));
+      return std::string(text);
+    };
+    return std::string(kernel_.name) + ": element " + std::to_string(i) + " is " + digits(got) +
+           ", expected " + digits(want) +
+           (kernel_.op == StreamOp::kUpdateXy ? " after " + std::to_string(calls_) + " calls"
+                                              : std::string());
+  }
+
   using Grid = typename LaunchShape<Space>::template Grid<T>;
 
   StreamKernel kernel_;
   int passes_;
+  long calls_ = 0;  // run() calls since setup(): update_xy's coefficients change with them
   BlockLayout<Space> layout_;  // host spaces
   Grid grid_;                  // device spaces
   DeviceSweep sweep_;          // device spaces

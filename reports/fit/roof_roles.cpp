@@ -28,6 +28,7 @@ constexpr Traffic kTraffic[] = {
     {"scale", 1, 1, 1, "read a, write b"},
     {"add", 2, 1, 1, "read a and b, write c"},
     {"triad", 2, 1, 1, "read a and b, write c"},
+    {"update_xy", 2, 1, 0, "x read, y read and written back in place"},
     {"fill", 0, 1, 1, "write only"},
     {"dot", 2, 0, 0, "read only"},
     {"read", 1, 0, 0, "read only"},

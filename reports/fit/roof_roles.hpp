@@ -6,7 +6,8 @@
 // - B: our own streaming kernels and FMA ladders that read and write (1:1, 2:1); on a
 //   write-allocate CPU a store to a line not in cache first reads it, so copy/scale/fma_xy move
 //   3/2 of what they count, add/triad 4/3: their counted rate is a lower bound of what the memory
-//   moved, which an envelope may take (it can only raise B towards what the memory does);
+//   moved, which an envelope may take (it can only raise B towards what the memory does). The
+//   in-place kernels count what they move: the ladder `fma` (1:1) and `update_xy` (2:1);
 // - B_read: the read-only kernels (read, dot), a second, named roof on every space (reads alone
 //   never turn the bus around);
 // - B_write: the write-only fill, a third (on a write-allocate CPU each line is also read);

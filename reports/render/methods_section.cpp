@@ -48,6 +48,7 @@ std::string traffic_mixes_text() {
                                      {"fma", "the FMA ladders"},
                                      {"add", "add"},
                                      {"triad", "triad"},
+                                     {"update_xy", "update_xy"},
                                      {"read", "read"},
                                      {"dot", "dot"},
                                      {"fill", "fill"},

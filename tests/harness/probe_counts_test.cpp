@@ -102,6 +102,28 @@ TEST(ProbeCounts, DeviceStreamKernelsDoWhatTheyCount) {
     }
 }
 
+// update_xy in place: per element x and y loaded, y stored (no third array), β·y and one FMA;
+// host and device kernels alike.
+template <bool Grid>
+void expect_update_xy_counts() {
+  StreamProbe<Serial, Counted, Grid> p(*find_stream_kernel("update_xy"), "bandwidth", 4099, 1, 0,
+                                       Grid ? 128 : 0);
+  SCOPED_TRACE(p.info().name);
+  p.setup();
+  g_counts = {};
+  p.run();
+  p.fence();
+  const auto n = static_cast<long long>(p.info().elements);
+  EXPECT_EQ(g_counts.loads, 2 * n);
+  EXPECT_EQ(g_counts.stores, n);
+  EXPECT_EQ(g_counts.flops, 3 * n);
+}
+
+TEST(ProbeCounts, UpdateXyLoadsTwoArraysAndStoresOneOfThem) {
+  expect_update_xy_counts<false>();
+  expect_update_xy_counts<true>();
+}
+
 TEST(ProbeCounts, PeakCountsItsFmasAndOneAddPerElementAndStoresOnlyPerItem) {
   PeakProbe<Serial, Counted> small(4096, 7), large(8192, 7);
   const Counts a = count_one_call(small), b = count_one_call(large);
@@ -146,6 +168,19 @@ TEST(ProbeCounts, SramPointsAreGradedByWholeWordsOfScratchPerTeam) {
   EXPECT_EQ(u.info().bytes, 22.0 * u.info().params["teams"].get<double>() * double(granule));
   const SramProbe<Host, double> tiny(SramOp::kRead, granule - 1, 10);
   EXPECT_EQ(tiny.info().elements, 0u);  // the planner skips it
+}
+
+// Two arrays are the working set, three accesses per element the bytes: 2 reads : 1 write.
+TEST(ProbeCounts, UpdateXyCountsThreeAccessesOnTwoArrays) {
+  const StreamProbe<Host, double> p(*find_stream_kernel("update_xy"), "bandwidth", 1 << 16, 1);
+  const double n = double(p.info().elements);
+  EXPECT_EQ(p.info().probe, "update_xy");
+  EXPECT_EQ(p.info().family, "bandwidth");
+  EXPECT_EQ(p.info().working_set_bytes, 2 * 8 * p.info().elements);
+  EXPECT_EQ(p.info().bytes, 3 * 8 * n);
+  EXPECT_EQ(p.info().flops, 3 * n);
+  EXPECT_EQ(p.info().name, "update_xy/" + std::string(Host::name()) +
+                               "/fp64/n:" + std::to_string(p.info().elements));
 }
 
 TEST(ProbeCounts, CachePassesMultiplyTrafficNotWorkingSet) {

@@ -105,5 +105,53 @@ void in_place_stays_sensitive() {
 TEST(ProbeVerification, InPlaceLadderStaysSensitiveFp64) { in_place_stays_sensitive<double>(); }
 TEST(ProbeVerification, InPlaceLadderStaysSensitiveFp32) { in_place_stays_sensitive<float>(); }
 
+// update_xy keeps y between calls too. After 10^5 calls y is finite and near where it started,
+// and a kernel that skipped the last call, or the last two, leaves other bits in every one of the
+// 35 values (two calls: ~24 fp32 ulps). With β = 1 and α alternating alone (the library axpby's
+// scheme) two skipped calls bring y back to the same bits: the control that shows why β
+// alternates too.
+template <class T>
+void update_xy_stays_sensitive() {
+  const long calls = 100000;
+  const auto all = update_reference<T>(calls, 1);
+  const auto one_short = update_reference<T>(calls - 1, 1);
+  const auto two_short = update_reference<T>(calls - 2, 1);
+  for (std::size_t r = 0; r < kStreamPeriod; ++r) {
+    EXPECT_TRUE(std::isfinite(all[r])) << r;
+    EXPECT_LT(std::fabs(all[r]), T(4)) << r;
+    EXPECT_NE(all[r], one_short[r]) << r;
+    EXPECT_NE(all[r], two_short[r]) << r;
+  }
+  const auto beta_one = [](long n) {
+    Kokkos::Array<T, kStreamPeriod> y;
+    for (std::size_t r = 0; r < kStreamPeriod; ++r) y[r] = stream_init_b<T>(r);
+    for (long c = 1; c <= n; ++c)
+      for (std::size_t r = 0; r < kStreamPeriod; ++r)
+        y[r] = update_step(update_alpha<T>(c), T(1), stream_init_a<T>(r), y[r]);
+    return y;
+  };
+  const auto fixed = beta_one(calls), fixed_short = beta_one(calls - 2);
+  for (std::size_t r = 0; r < kStreamPeriod; ++r)
+    EXPECT_EQ(fixed[r], fixed_short[r]) << "β = 1 cannot tell two skipped calls, value " << r;
+}
+
+TEST(ProbeVerification, UpdateXyStaysSensitiveFp64) { update_xy_stays_sensitive<double>(); }
+TEST(ProbeVerification, UpdateXyStaysSensitiveFp32) { update_xy_stays_sensitive<float>(); }
+
+// The expected y depends on how many calls ran: a failed check says which replay it held y to.
+TEST(ProbeVerification, UpdateXySaysWhichCallsItReplayed) {
+  StreamProbe<Host, float> p(*find_stream_kernel("update_xy"), "bandwidth", 20000, 1);
+  p.setup();
+  for (int i = 0; i < 5; ++i) p.run();
+  p.fence();
+  ASSERT_TRUE(p.verify().ok);
+  p.corrupt_output_for_test();
+  const Verification bad = p.verify();
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.error.find("update_xy: element 0 is -7, expected "), std::string::npos)
+      << bad.error;
+  EXPECT_NE(bad.error.find(" after 5 calls"), std::string::npos) << bad.error;
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -36,7 +36,7 @@ TEST(SweepProfile, ShippedProfilesLoad) {
 TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
   EXPECT_EQ(error_of(R"({"name":"x","bandwidth":{"probes":["triad","triadd"]}})"),
             ": bandwidth.probes[1]: unknown bandwidth probe 'triadd' (known: copy, scale, add, "
-            "triad, dot, read, fill)");
+            "triad, update_xy, dot, read, fill)");
 }
 
 // The ladder forms a profile asks for: the in-place reference by default, fma_xy on request.

@@ -93,6 +93,56 @@ TEST(RoofRoles, OwnKernelsDefineTheRoofOfTheirTrafficMix) {
   EXPECT_NE(bytes_convention(p[3], false).find("write-allocate"), std::string::npos);
 }
 
+// A 2-vCPU Zen 3 VM ran the library's in-place axpby (x read, y read and written: 2:1, no
+// write-allocate) at 1.18 x B: no own kernel had that mix with its bytes moved (triad's stores
+// allocate). update_xy is that kernel: a roof of the 2:1 mix whose counted bytes are moved bytes,
+// so B is the envelope for that mix and the axpby at update_xy's rate is no longer above it.
+TEST(RoofRoles, UpdateXyJoinsTheTwoToOneEnvelopeAndBoundsTheLibraryAxpby) {
+  const json in_place1 = {{"k", 1}, {"form", "in_place"}},
+             in_place2 = {{"k", 2}, {"form", "in_place"}};
+  // Every working set DRAM-sized (4 x 32 MiB x 1 copy = 128 MiB): one, three or two arrays.
+  const double ws = 160 * kMiB, n1 = ws / 8, n3 = ws / 24, n = ws / 16;
+  const json own = {point("fma", "fma", ws, 2 * n1, 16 * n1, 16 * n1 / 35e9, in_place1),
+                    point("fma", "fma", ws, 4 * n1, 16 * n1, 16 * n1 / 35e9, in_place2),
+                    point("triad", "bandwidth", ws, 2 * n3, 24 * n3, 24 * n3 / 30e9),
+                    point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9)};
+  const json axpby = point("axpby", "library", ws, 2 * n, 24 * n, 24 * n / 41.3e9);
+  const json update = point("update_xy", "bandwidth", ws, 3 * n, 24 * n, 24 * n / 42e9);
+
+  json before = own;
+  before.push_back(axpby);
+  const FileAnalysis a = analyze(results(cpu_context(1, 2), before), 200);
+  ASSERT_TRUE(a.groups.at(0).fit.fit) << a.groups.at(0).fit.not_fitted;
+  EXPECT_NEAR(a.groups[0].fit.fit->estimate.roof.bandwidth, 35e9, 0.4e9) << "the 1:1 ladder";
+  const auto above_before = points_above_roof_beyond_noise(a, 200);
+  ASSERT_EQ(above_before.size(), 1u);
+  EXPECT_EQ(above_before[0].point->probe, "axpby");
+  EXPECT_NEAR(above_before[0].ratio, 41.3 / 35, 0.02);
+
+  json with = own;
+  with.push_back(axpby);
+  with.push_back(update);
+  const FileAnalysis b = analyze(results(cpu_context(1, 2), with), 200);
+  const Point& u = b.results.points.back();
+  EXPECT_EQ(roof_role(u), RoofRole::kBandwidth);
+  EXPECT_EQ(traffic_mix(u), TrafficMix::kTwoToOne);
+  EXPECT_DOUBLE_EQ(moved_per_counted(u, false), 1.0) << "y's lines are read before written";
+  EXPECT_EQ(bytes_convention(u, false).rfind("moved (", 0), 0u) << bytes_convention(u, false);
+  const GroupFit& g = b.groups.at(0).fit;
+  ASSERT_TRUE(g.fit) << g.not_fitted;
+  EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 42e9, 0.5e9);
+  EXPECT_EQ(g.bandwidth_mix, TrafficMix::kTwoToOne);
+  EXPECT_EQ(g.bandwidth_best, "update_xy ws:" + std::to_string(long(ws)));
+  EXPECT_FALSE(g.bandwidth_lower_bound) << "update_xy counts what it moves";
+  const MixRoof* two_to_one = g.mix_roof(TrafficMix::kTwoToOne);
+  ASSERT_NE(two_to_one, nullptr);
+  EXPECT_EQ(two_to_one->best, g.bandwidth_best);
+  EXPECT_FALSE(two_to_one->lower_bound);
+  for (const auto& p : points_above_roof(b))
+    EXPECT_NE(p.point->probe, "axpby") << "axpby at " << p.ratio << " x B";
+  EXPECT_TRUE(points_above_roof_beyond_noise(b, 200).empty());
+}
+
 TEST(RoofRoles, DramSizedMeansFourTimesEveryCopyOfTheLastLevelCache) {
   // Two copies of a 32 MiB L3 (two CCDs): 256 MiB, whatever one thread sees.
   EXPECT_DOUBLE_EQ(dram_working_set_bytes(results(cpu_context(2, 16), json::array()), "OpenMP"),

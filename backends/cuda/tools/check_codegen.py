@@ -37,8 +37,10 @@ LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
 FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
 
-STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
-READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0}
+# By StreamOp's numbers (harness/probes/stream_probe.hpp): update_xy came last.
+STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
+READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
+               'update_xy': 2}
 ROUND_VECTORS = 4  # 16-byte vectors per thread and input array in flight (LaunchShape::kStreamRound)
 PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
 RUNG_FMA_SHARE = 0.90  # of a graded ladder rung's hot-loop instructions

@@ -45,8 +45,10 @@ try:
 except ImportError:  # python3-yaml (scripts/setup installs it)
     yaml = None
 
-STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill']
-READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0}
+# By StreamOp's numbers (harness/probes/stream_probe.hpp): update_xy came last.
+STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
+READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
+               'update_xy': 2}
 ROUND_BYTES = 64  # per thread and input array in flight (LaunchShape::kStreamRound × 16 bytes)
 DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
