@@ -1,9 +1,8 @@
 #pragma once
 // The bandwidth family (BabelStream's kernels plus read-only, write-only and an in-place update)
-// and the cache family
-// (the same kernels swept over working-set sizes, several passes per call so that small sets
-// outlast the launch overhead). Each kernel's FLOPs and bytes per element sit in kStreamKernels;
-// which probes run them, in the probe catalog.
+// and the cache family (the same kernels swept over working-set sizes, several passes per call so
+// that small sets outlast the launch overhead). Each kernel's FLOPs and bytes per element sit in
+// kStreamKernels; which probes run them, in the probe catalog.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
