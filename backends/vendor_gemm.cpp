@@ -59,7 +59,7 @@ namespace {
 // The AMD side of gemm_type_unsupported: rocBLAS runs fp64, fp32, fp16 and bf16 everywhere;
 // MI300 runs tf32 (xf32) and fp8 (E4M3 FNUZ) through hipBLASLt where it was loaded.
 std::string amd_gemm_type_unsupported(GemmType type, const std::string& arch, bool lt) {
-  const bool mi300 = arch == "gfx940" || arch == "gfx941" || arch == "gfx942";
+  const bool mi300 = is_mi300(arch);
   if (type == GemmType::kTf32)
     return mi300 ? (lt ? "" : "tf32 (xf32) GEMM on " + arch + " needs hipBLASLt (ROCm >= 6.0)")
                  : "tf32 (xf32) GEMM: " + arch + " has no xf32 matrix instructions (MI300 has)";

@@ -69,6 +69,11 @@ inline std::string base_arch(const std::string& arch_name) {
   if (arch.rfind("sm_", 0) == 0 && arch.size() > 5 && arch.back() == 'a') arch.pop_back();
   return arch;
 }
+// MI300 (gfx940/941/942): the AMD parts with xf32 and fp8 matrix instructions.
+inline bool is_mi300(const std::string& arch_name) {
+  const std::string arch = base_arch(arch_name);
+  return arch == "gfx940" || arch == "gfx941" || arch == "gfx942";
+}
 inline std::string gemm_unit(GemmType type, const std::string& arch_name) {
   const std::string arch = base_arch(arch_name);
   const bool amd = arch.rfind("gfx", 0) == 0;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/fastest_candidate.hpp"
+#include "backends/loaded_library.hpp"
 
 namespace ridgeline::cuda {
 namespace {
@@ -59,24 +60,6 @@ void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
     throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
 }
-
-// A loaded library's functions by name; the library stays loaded (cuBLAS registers kernels with
-// the runtime until exit).
-class Library {
- public:
-  Library(void* handle, std::string soname) : handle_(handle), soname_(std::move(soname)) {}
-  template <class F>
-  F symbol(const char* name) const {
-    void* p = dlsym(handle_, name);
-    if (!p) throw std::runtime_error(soname_ + " has no symbol " + name);
-    return reinterpret_cast<F>(p);
-  }
-  const std::string& soname() const { return soname_; }
-
- private:
-  void* handle_;
-  std::string soname_;
-};
 
 // Types of A/B, C/D, compute and scale per GemmType (cublasLt.h's table of supported
 // combinations; fp8: E4M3 inputs, bf16 C and D, fp32 compute and scale).
@@ -123,7 +106,7 @@ class CublasLt final : public VendorGemm {
   static constexpr int kCandidates = 8;
   static constexpr int kTimedRuns = 3;
 
-  explicit CublasLt(const Library& lib) : lib_(lib) {
+  explicit CublasLt(const LoadedLibrary& lib) : lib_(lib) {
     create_ = lib.symbol<decltype(&cublasLtCreate)>("cublasLtCreate");
     destroy_ = lib.symbol<decltype(&cublasLtDestroy)>("cublasLtDestroy");
     desc_create_ = lib.symbol<decltype(&cublasLtMatmulDescCreate)>("cublasLtMatmulDescCreate");
@@ -324,7 +307,7 @@ class CublasLt final : public VendorGemm {
     p = Plan{};
   }
 
-  Library lib_;
+  LoadedLibrary lib_;
   decltype(&cublasLtCreate) create_ = nullptr;
   decltype(&cublasLtDestroy) destroy_ = nullptr;
   decltype(&cublasLtMatmulDescCreate) desc_create_ = nullptr;
@@ -360,7 +343,7 @@ class Cublas final : public VendorGemm {
                                     cudaDataType, int, const void*, void*, cudaDataType, int,
                                     cublasComputeType_t, cublasGemmAlgo_t);
 
-  Cublas(const Library& lib, const std::string& why_no_lt) {
+  Cublas(const LoadedLibrary& lib, const std::string& why_no_lt) {
     create_ = lib.symbol<Create>("cublasCreate_v2");
     destroy_ = lib.symbol<Destroy>("cublasDestroy_v2");
     const auto set_stream = lib.symbol<SetStream>("cublasSetStream_v2");
@@ -412,33 +395,29 @@ class Cublas final : public VendorGemm {
   std::string arch_;
 };
 
-std::string dlerror_text() {
-  const char* err = dlerror();
-  return err ? err : "dlopen failed";
-}
-
 }  // namespace
 
 std::unique_ptr<VendorGemm> open_cublas(std::string& why_not) {
   std::string why_no_lt;
   if (void* lt = dlopen(cublaslt_soname().c_str(), RTLD_NOW | RTLD_LOCAL)) {
     try {
-      return std::make_unique<CublasLt>(Library(lt, cublaslt_soname()));
+      return std::make_unique<CublasLt>(LoadedLibrary(lt, cublaslt_soname()));
     } catch (const std::exception& e) {
       why_no_lt = e.what();
     }
   } else {
-    why_no_lt = cublaslt_soname() + " could not be loaded (" + dlerror_text() + ")";
+    why_no_lt = cublaslt_soname() + " could not be loaded (" +
+                dlopen_error(cublaslt_soname().c_str()) + ")";
   }
   void* lib = dlopen(cublas_soname().c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     why_not = "no vendor gemm: " + why_no_lt + ", and " + cublas_soname() +
-              " could not be loaded (" + dlerror_text() +
+              " could not be loaded (" + dlopen_error(cublas_soname().c_str()) +
               "); put their folder on LD_LIBRARY_PATH (scripts/gpu-run finds it)";
     return nullptr;
   }
   try {
-    return std::make_unique<Cublas>(Library(lib, cublas_soname()), why_no_lt);
+    return std::make_unique<Cublas>(LoadedLibrary(lib, cublas_soname()), why_no_lt);
   } catch (const std::exception& e) {
     why_not = std::string("no vendor gemm: ") + why_no_lt + "; cuBLAS: " + e.what();
     return nullptr;

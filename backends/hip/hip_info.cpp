@@ -125,26 +125,26 @@ nlohmann::json describe_current_device() {
   std::string arch = p.gcnArchName;
   arch = arch.substr(0, arch.find(':'));
   const auto l2 = static_cast<std::uint64_t>(p.l2CacheSize);
-  return {{"name", p.name},
-          {"arch", arch},
-          {"compute_units", p.multiProcessorCount},
-          {"warp_size", p.warpSize},
-          {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
-          {"l2_bytes", l2},
-          {"llc_bytes", last_level_cache_bytes(arch, l2)},
-          {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
-          {"shared_per_unit_bytes",
-           static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
-          {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
-          {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
-          {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
-          {"uuid", uuid_text(device)},
-          {"pci_bus_id", pci_bus_id(device)},
-          {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)},
-          {"wall_clock_rate_mhz", wall_clock_rate_mhz(device) > 0
-                                      ? nlohmann::json(wall_clock_rate_mhz(device))
-                                      : nlohmann::json(nullptr)},
-          {"toolkit", runtime_versions()}};
+  const double wall_mhz = wall_clock_rate_mhz(device);
+  return {
+      {"name", p.name},
+      {"arch", arch},
+      {"compute_units", p.multiProcessorCount},
+      {"warp_size", p.warpSize},
+      {"memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem)},
+      {"l2_bytes", l2},
+      {"llc_bytes", last_level_cache_bytes(arch, l2)},
+      {"l1_per_unit_bytes", bytes_or_null(hip_l1_bytes_per_cu(arch))},
+      {"shared_per_unit_bytes",
+       static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
+      {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
+      {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
+      {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
+      {"uuid", uuid_text(device)},
+      {"pci_bus_id", pci_bus_id(device)},
+      {"clock_instruction_rate_mhz", clock_mhz(hipDeviceAttributeClockInstructionRate, device)},
+      {"wall_clock_rate_mhz", wall_mhz > 0 ? nlohmann::json(wall_mhz) : nlohmann::json(nullptr)},
+      {"toolkit", runtime_versions()}};
 }
 
 }  // namespace ridgeline::hip

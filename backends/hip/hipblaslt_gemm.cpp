@@ -6,13 +6,14 @@
 // samples, and keeps the fastest. Compiled, not run.
 #include "backends/hip/hipblaslt_gemm.hpp"
 
-#include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -21,6 +22,7 @@
 #include "backends/fastest_candidate.hpp"
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hipblaslt_abi.hpp"
+#include "backends/loaded_library.hpp"
 
 namespace ridgeline::hip {
 namespace {
@@ -41,21 +43,21 @@ class HipblasLt final : public VendorGemm {
   static constexpr int kTimedRuns = 3;
 
   // Throws with the reason when the library cannot be used (a missing symbol, an old version).
-  HipblasLt(void* lib, const std::string& soname, hipStream_t stream, const std::string& arch)
-      : lib_(lib), stream_(stream), arch_(arch) {
-    create_ = symbol<lt::Create>("hipblasLtCreate");
-    destroy_ = symbol<lt::Destroy>("hipblasLtDestroy");
-    const auto get_version = symbol<lt::GetVersion>("hipblasLtGetVersion");
-    desc_create_ = symbol<lt::DescCreate>("hipblasLtMatmulDescCreate");
-    desc_destroy_ = symbol<lt::DescDestroy>("hipblasLtMatmulDescDestroy");
-    desc_set_ = symbol<lt::DescSetAttribute>("hipblasLtMatmulDescSetAttribute");
-    layout_create_ = symbol<lt::LayoutCreate>("hipblasLtMatrixLayoutCreate");
-    layout_destroy_ = symbol<lt::LayoutDestroy>("hipblasLtMatrixLayoutDestroy");
-    pref_create_ = symbol<lt::PrefCreate>("hipblasLtMatmulPreferenceCreate");
-    pref_destroy_ = symbol<lt::PrefDestroy>("hipblasLtMatmulPreferenceDestroy");
-    pref_set_ = symbol<lt::PrefSetAttribute>("hipblasLtMatmulPreferenceSetAttribute");
-    heuristic_ = symbol<lt::AlgoGetHeuristic>("hipblasLtMatmulAlgoGetHeuristic");
-    matmul_ = symbol<lt::Matmul>("hipblasLtMatmul");
+  HipblasLt(const LoadedLibrary& lib, hipStream_t stream, const std::string& arch)
+      : stream_(stream), arch_(arch) {
+    create_ = lib.symbol<lt::Create>("hipblasLtCreate");
+    destroy_ = lib.symbol<lt::Destroy>("hipblasLtDestroy");
+    const auto get_version = lib.symbol<lt::GetVersion>("hipblasLtGetVersion");
+    desc_create_ = lib.symbol<lt::DescCreate>("hipblasLtMatmulDescCreate");
+    desc_destroy_ = lib.symbol<lt::DescDestroy>("hipblasLtMatmulDescDestroy");
+    desc_set_ = lib.symbol<lt::DescSetAttribute>("hipblasLtMatmulDescSetAttribute");
+    layout_create_ = lib.symbol<lt::LayoutCreate>("hipblasLtMatrixLayoutCreate");
+    layout_destroy_ = lib.symbol<lt::LayoutDestroy>("hipblasLtMatrixLayoutDestroy");
+    pref_create_ = lib.symbol<lt::PrefCreate>("hipblasLtMatmulPreferenceCreate");
+    pref_destroy_ = lib.symbol<lt::PrefDestroy>("hipblasLtMatmulPreferenceDestroy");
+    pref_set_ = lib.symbol<lt::PrefSetAttribute>("hipblasLtMatmulPreferenceSetAttribute");
+    heuristic_ = lib.symbol<lt::AlgoGetHeuristic>("hipblasLtMatmulAlgoGetHeuristic");
+    matmul_ = lib.symbol<lt::Matmul>("hipblasLtMatmul");
     check(create_(&handle_), "hipblasLtCreate");
     int version = 0;
     check(get_version(handle_, &version), "hipblasLtGetVersion");
@@ -63,7 +65,8 @@ class HipblasLt final : public VendorGemm {
       free_owned();
       throw std::runtime_error(refused);
     }
-    library_ = "hipBLASLt " + lt::version_text(version) + " (" + soname + ", hipblasLtMatmul)";
+    library_ =
+        "hipBLASLt " + lt::version_text(version) + " (" + lib.soname() + ", hipblasLtMatmul)";
     try {
       RIDGELINE_HIP_CHECK(hipMalloc(&workspace_, kWorkspaceBytes));
       // The per-tensor scale of fp8's A and B: 1, in the compute type, on the device.
@@ -119,13 +122,6 @@ class HipblasLt final : public VendorGemm {
     lt::MatmulAlgo algo{};
     GemmChoice choice;
   };
-
-  template <class F>
-  F symbol(const char* name) const {
-    void* p = dlsym(lib_, name);
-    if (!p) throw std::runtime_error(std::string("hipBLASLt has no symbol ") + name);
-    return reinterpret_cast<F>(p);
-  }
 
   // The layouts of vendor_gemm.hpp: C (m×n, ld m) = op(A)·B (k×n, ld k); A is m×k (ld m), or
   // for fp8 stored k×m (ld k) and transposed.
@@ -246,7 +242,6 @@ class HipblasLt final : public VendorGemm {
     p = Plan{};
   }
 
-  void* lib_;
   hipStream_t stream_;
   std::string arch_;
   lt::Create create_ = nullptr;
@@ -274,22 +269,17 @@ class HipblasLt final : public VendorGemm {
 std::unique_ptr<VendorGemm> open_hipblaslt(ihipStream_t* stream, const std::string& arch,
                                            std::string& why_not) {
   std::vector<std::string> errors;
-  for (const char* soname : lt::kSonames) {
-    void* lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* err = dlerror();
-      errors.emplace_back(err ? err : std::string(soname) + ": dlopen failed");
-      continue;
-    }
-    try {
-      return std::make_unique<HipblasLt>(lib, soname, stream, arch);
-    } catch (const std::exception& e) {
-      why_not = std::string(soname) + ": " + e.what();
-      return nullptr;
-    }
+  const std::optional<LoadedLibrary> lib = open_first(lt::kSonames, errors);
+  if (!lib) {
+    why_not = lt::unavailable(errors);
+    return nullptr;
   }
-  why_not = lt::unavailable(errors);
-  return nullptr;
+  try {
+    return std::make_unique<HipblasLt>(*lib, stream, arch);
+  } catch (const std::exception& e) {
+    why_not = lib->soname() + ": " + e.what();
+    return nullptr;
+  }
 }
 
 }  // namespace ridgeline::hip

@@ -5,14 +5,16 @@
 // frameworks call it; no selection of our own, unlike cuBLASLt's. Compiled, not run.
 #include "backends/hip/rocblas_gemm.hpp"
 
-#include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "backends/hip/rocblas_abi.hpp"
+#include "backends/loaded_library.hpp"
 
 namespace ridgeline::hip {
 namespace {
@@ -35,14 +37,14 @@ std::string device_arch(int device) {
 
 class Rocblas final : public VendorGemm {
  public:
-  Rocblas(void* lib, const std::string& soname, hipStream_t stream, int device) : lib_(lib) {
-    create_ = symbol<rocblas::CreateHandle>("rocblas_create_handle");
-    destroy_ = symbol<rocblas::DestroyHandle>("rocblas_destroy_handle");
-    const auto set_stream = symbol<rocblas::SetStream>("rocblas_set_stream");
-    gemm_ex_ = symbol<rocblas::GemmEx>("rocblas_gemm_ex");
+  Rocblas(const LoadedLibrary& lib, hipStream_t stream, int device) : lib_(lib) {
+    create_ = lib.symbol<rocblas::CreateHandle>("rocblas_create_handle");
+    destroy_ = lib.symbol<rocblas::DestroyHandle>("rocblas_destroy_handle");
+    const auto set_stream = lib.symbol<rocblas::SetStream>("rocblas_set_stream");
+    gemm_ex_ = lib.symbol<rocblas::GemmEx>("rocblas_gemm_ex");
     check(create_(&handle_), "rocblas_create_handle");
     check(set_stream(handle_, stream), "rocblas_set_stream");
-    library_ = "rocBLAS " + version() + " (" + soname + ", rocblas_gemm_ex)";
+    library_ = "rocBLAS " + version() + " (" + lib.soname() + ", rocblas_gemm_ex)";
     arch_ = device_arch(device);
   }
   ~Rocblas() override {
@@ -79,19 +81,11 @@ class Rocblas final : public VendorGemm {
   }
 
  private:
-  template <class F>
-  F symbol(const char* name) const {
-    void* p = dlsym(lib_, name);
-    if (!p) throw std::runtime_error(std::string("rocBLAS has no symbol ") + name);
-    return reinterpret_cast<F>(p);
-  }
-
   // "4.0.0.abc123": the library's own string (rocblas_get_version_string), or "?" without it.
   std::string version() const {
-    const auto size = reinterpret_cast<rocblas::GetVersionStringSize>(
-        dlsym(lib_, "rocblas_get_version_string_size"));
-    const auto get =
-        reinterpret_cast<rocblas::GetVersionString>(dlsym(lib_, "rocblas_get_version_string"));
+    const auto size =
+        lib_.optional_symbol<rocblas::GetVersionStringSize>("rocblas_get_version_string_size");
+    const auto get = lib_.optional_symbol<rocblas::GetVersionString>("rocblas_get_version_string");
     std::size_t len = 0;
     if (!size || !get || size(&len) != rocblas::kSuccess || len == 0) return "?";
     std::vector<char> buf(len + 1, '\0');
@@ -99,7 +93,7 @@ class Rocblas final : public VendorGemm {
     return buf.data();
   }
 
-  void* lib_;
+  LoadedLibrary lib_;
   rocblas::Handle handle_ = nullptr;
   rocblas::CreateHandle create_ = nullptr;
   rocblas::DestroyHandle destroy_ = nullptr;
@@ -115,22 +109,17 @@ class Rocblas final : public VendorGemm {
 
 std::unique_ptr<VendorGemm> open_rocblas(ihipStream_t* stream, int device, std::string& why_not) {
   std::vector<std::string> errors;
-  for (const char* soname : rocblas::kSonames) {
-    void* lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* err = dlerror();
-      errors.emplace_back(err ? err : std::string(soname) + ": dlopen failed");
-      continue;
-    }
-    try {
-      return std::make_unique<Rocblas>(lib, soname, stream, device);
-    } catch (const std::exception& e) {
-      why_not = std::string("no vendor gemm: ") + soname + ": " + e.what();
-      return nullptr;
-    }
+  const std::optional<LoadedLibrary> lib = open_first(rocblas::kSonames, errors);
+  if (!lib) {
+    why_not = rocblas::unavailable(errors);
+    return nullptr;
   }
-  why_not = rocblas::unavailable(errors);
-  return nullptr;
+  try {
+    return std::make_unique<Rocblas>(*lib, stream, device);
+  } catch (const std::exception& e) {
+    why_not = "no vendor gemm: " + lib->soname() + ": " + e.what();
+    return nullptr;
+  }
 }
 
 }  // namespace ridgeline::hip

@@ -11,10 +11,7 @@
 
 namespace ridgeline::hip {
 
-bool hipblaslt_wanted(const std::string& arch_name) {
-  const std::string arch = base_arch(arch_name);
-  return arch == "gfx940" || arch == "gfx941" || arch == "gfx942";
-}
+bool hipblaslt_wanted(const std::string& arch) { return is_mi300(arch); }
 
 namespace {
 

@@ -4,31 +4,33 @@
 // and a throttled sample is then one whose SCLK sat below 75 % of the table's top.
 #include "backends/hip/rocm_smi.hpp"
 
-#include <dlfcn.h>
-
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "backends/hip/rocm_smi_abi.hpp"
+#include "backends/loaded_library.hpp"
 
 namespace ridgeline::hip {
 namespace {
 
 class RocmSmiLib final : public RocmSmi {
  public:
-  RocmSmiLib(void* lib, const std::string& soname, const std::string& pci_bus_id,
-             std::string& why_not)
-      : lib_(lib) {
-    const auto init = symbol<rsmi::Init>("rsmi_init");
-    const auto count = symbol<rsmi::NumMonitorDevices>("rsmi_num_monitor_devices");
-    const auto pci_id = symbol<rsmi::PciIdGet>("rsmi_dev_pci_id_get");
-    const auto version = symbol<rsmi::VersionGet>("rsmi_version_get");
-    shutdown_ = symbol<rsmi::ShutDown>("rsmi_shut_down");
-    clock_ = symbol<rsmi::ClockFreqGet>("rsmi_dev_gpu_clk_freq_get");
-    power_ = symbol<rsmi::PowerGet>("rsmi_dev_power_get");
-    power_ave_ = symbol<rsmi::PowerAveGet>("rsmi_dev_power_ave_get");
-    temp_ = symbol<rsmi::TempMetricGet>("rsmi_dev_temp_metric_get");
-    energy_ = symbol<rsmi::EnergyCountGet>("rsmi_dev_energy_count_get");
+  RocmSmiLib(const LoadedLibrary& lib, const std::string& pci_bus_id, std::string& why_not) {
+    const std::string& soname = lib.soname();
+    const auto init = lib.optional_symbol<rsmi::Init>("rsmi_init");
+    const auto count = lib.optional_symbol<rsmi::NumMonitorDevices>("rsmi_num_monitor_devices");
+    const auto pci_id = lib.optional_symbol<rsmi::PciIdGet>("rsmi_dev_pci_id_get");
+    const auto version = lib.optional_symbol<rsmi::VersionGet>("rsmi_version_get");
+    shutdown_ = lib.optional_symbol<rsmi::ShutDown>("rsmi_shut_down");
+    clock_ = lib.optional_symbol<rsmi::ClockFreqGet>("rsmi_dev_gpu_clk_freq_get");
+    power_ = lib.optional_symbol<rsmi::PowerGet>("rsmi_dev_power_get");
+    power_ave_ = lib.optional_symbol<rsmi::PowerAveGet>("rsmi_dev_power_ave_get");
+    temp_ = lib.optional_symbol<rsmi::TempMetricGet>("rsmi_dev_temp_metric_get");
+    energy_ = lib.optional_symbol<rsmi::EnergyCountGet>("rsmi_dev_energy_count_get");
     if (!init || !count || !pci_id || !version || !shutdown_ || !clock_) {
       why_not = soname + " lacks the basic ROCm SMI functions";
       return;
@@ -104,11 +106,6 @@ class RocmSmiLib final : public RocmSmi {
   }
 
  private:
-  template <class F>
-  F symbol(const char* name) const {
-    return reinterpret_cast<F>(dlsym(lib_, name));
-  }
-
   rsmi::Clock clock(int type) const {
     if (deep_sleep_layout_) {
       rsmi::FrequenciesV7 f{};
@@ -120,7 +117,6 @@ class RocmSmiLib final : public RocmSmi {
     return {};
   }
 
-  void* lib_;
   bool initialised_ = false, ok_ = false, deep_sleep_layout_ = false;
   std::uint32_t device_ = 0;
   double max_sm_clock_mhz_ = 0;
@@ -135,20 +131,17 @@ class RocmSmiLib final : public RocmSmi {
 }  // namespace
 
 std::unique_ptr<RocmSmi> open_rocm_smi(const std::string& pci_bus_id, std::string& why_not) {
-  std::string errors;
-  for (const char* soname : rsmi::kSonames) {
-    void* lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* err = dlerror();
-      errors += (errors.empty() ? "" : "; ") + std::string(err ? err : soname);
-      continue;
-    }
-    auto smi = std::make_unique<RocmSmiLib>(lib, soname, pci_bus_id, why_not);
-    if (!smi->ok()) return nullptr;
-    return smi;
+  std::vector<std::string> errors;
+  const std::optional<LoadedLibrary> lib = open_first(rsmi::kSonames, errors);
+  if (!lib) {
+    std::string joined;
+    for (const std::string& e : errors) joined += (joined.empty() ? "" : "; ") + e;
+    why_not = "ROCm SMI not loadable (" + joined + ")";
+    return nullptr;
   }
-  why_not = "ROCm SMI not loadable (" + errors + ")";
-  return nullptr;
+  auto smi = std::make_unique<RocmSmiLib>(*lib, pci_bus_id, why_not);
+  if (!smi->ok()) return nullptr;
+  return smi;
 }
 
 }  // namespace ridgeline::hip
