@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The checks of scripts/check-hot-loops on objdump lines written here: each passes on the code it
+must pass and fails on the code it exists for (a copy that stayed scalar, a kernel on the wrong
+register width, a scalar FMA in the hot loop, spills), and the hot loop is found where the time
+goes (not in a pairwise sum through the stack)."""
+import importlib.machinery
+import importlib.util
+import os
+import unittest
+
+_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts',
+                     'check-hot-loops')
+_loader = importlib.machinery.SourceFileLoader('check_hot_loops', _path)
+chl = importlib.util.module_from_spec(importlib.util.spec_from_loader('check_hot_loops', _loader))
+_loader.exec_module(chl)
+
+STREAM = ('ridgeline::StreamProbe<Kokkos::OpenMP, double, false>::run_host()::'
+          '{lambda(unsigned long)#%d}')
+SRAM = ('ridgeline::SramProbe<Kokkos::OpenMP, double>::run_op<(ridgeline::SramOp)0>()::'
+        '{lambda(Kokkos::Impl::HostThreadTeamMember<Kokkos::OpenMP> const&)#1}')
+LADDER = ('ridgeline::FmaLadderProbe<Kokkos::OpenMP, double, 16, (ridgeline::LadderForm)0>::run()::'
+          '{lambda(unsigned long)#1}')
+
+
+def dispatch(kernel):
+    """The OpenMP outlined body Kokkos instantiates on a kernel lambda."""
+    return (f'Kokkos::Impl::ParallelFor<{kernel}, Kokkos::RangePolicy<Kokkos::OpenMP>, '
+            'Kokkos::OpenMP>::execute() const [clone ._omp_fn.0]')
+
+
+def body(*blocks):
+    """objdump lines of a function: each block is a list of instructions, or ('loop', [...]) for
+    a loop closed by a backward branch to its first instruction."""
+    lines, at = [], 0x1000
+    for block in blocks:
+        is_loop = isinstance(block, tuple)
+        instructions = block[1] if is_loop else block
+        start = at
+        for instruction in instructions:
+            lines.append(f'   {at:x}:\t{instruction}')
+            at += 4
+        if is_loop:
+            lines.append(f'   {at:x}:\tjne    {start:x} <f+0x{start - 0x1000:x}>')
+            at += 4
+    lines.append(f'   {at:x}:\tret')
+    return lines
+
+
+def run(functions, isa=None):
+    lines, _, _, _, failed = chl.check(functions, isa)
+    return failed, '\n'.join(lines)
+
+
+PACKED_COPY = ('loop', ['vmovupd (%r11,%rdx,1),%zmm3', 'vmovupd %zmm3,(%rax,%rdx,1)',
+                        'add    $0x40,%rdx', 'cmp    %rdx,%rcx'])
+SCALAR_COPY = ('loop', ['vmovsd (%r12,%rdx,1),%xmm0', 'vmovsd %xmm0,0x0(%r13,%rdx,1)',
+                        'add    $0x8,%rdx', 'cmp    %rdx,%rdi'])
+
+
+class Copy(unittest.TestCase):
+    def test_a_packed_copy_with_a_scalar_remainder_passes(self):
+        code = body(['push   %rbp'], SCALAR_COPY, PACKED_COPY)
+        self.assertEqual(run([(dispatch(STREAM % 1), code)])[0], 0)
+        self.assertEqual(run([(dispatch(STREAM % 1), code)], 'avx512')[0], 0)
+
+    def test_a_copy_that_stayed_scalar_fails(self):
+        # The gap this check closes: no packed arithmetic, so no hot loop, and nothing was read.
+        failed, out = run([(dispatch(STREAM % 1), body(['push   %rbp'], SCALAR_COPY))])
+        self.assertEqual(failed, 1)
+        self.assertIn('did not vectorise', out)
+
+    def test_a_zmm_copy_fails_where_ymm_is_expected(self):
+        failed, out = run([(dispatch(STREAM % 6), body(PACKED_COPY))], 'avx2')
+        self.assertEqual(failed, 1)
+        self.assertIn('%ymm', out)
+
+
+class Kernels(unittest.TestCase):
+    def test_one_function_of_a_kernel_holding_the_loop_is_enough(self):
+        # A reduction: the outlined body calls operator(), which holds the loop.
+        reduce = STREAM.replace('(unsigned long)#%d', '(unsigned long, double&)#7')
+        loop = ('loop', ['vaddpd (%rdx),%zmm1,%zmm1', 'add    $0x40,%rdx', 'cmp    %rdx,%rcx'])
+        functions = [(dispatch(reduce), body(['call   1000 <f>'])),
+                     (reduce + '::operator()(unsigned long, double&) const', body(loop))]
+        self.assertEqual(run(functions, 'avx512')[0], 0)
+        self.assertEqual(run(functions[:1], 'avx512')[0], 1)
+
+    def test_the_hot_loop_is_the_arithmetic_not_a_pairwise_sum_through_the_stack(self):
+        # Four adds in registers against the sum's three adds and six moves: counting the moves
+        # would take the sum for the hot loop and fail its stack traffic (the SRAM probe's code).
+        registers = ('loop', ['vaddpd (%rdx),%zmm10,%zmm10', 'vaddpd 0x40(%rdx),%zmm11,%zmm11',
+                              'vaddpd 0x80(%rdx),%zmm12,%zmm12', 'vaddpd 0xc0(%rdx),%zmm13,%zmm13',
+                              'add    $0x100,%rdx', 'cmp    %rcx,%rdx'])
+        pairwise = ('loop', ['vmovupd (%rsi),%zmm7', 'vaddpd 0x40(%rsp),%zmm7,%zmm2',
+                             'vmovapd %zmm2,0x40(%rsp)', 'vmovupd 0x40(%rsi),%zmm4',
+                             'vaddpd 0x80(%rsp),%zmm4,%zmm2', 'vmovapd %zmm2,0x80(%rsp)',
+                             'vmovupd 0x80(%rsi),%zmm5', 'vaddpd 0xc0(%rsp),%zmm5,%zmm2',
+                             'vmovapd %zmm2,0xc0(%rsp)', 'shr    %rax'])
+        failed, out = run([(dispatch(SRAM), body(registers, pairwise))], 'avx512')
+        self.assertEqual(failed, 0, out)
+        # And the stack check is live: with the adds gone from the first loop the sum is hot.
+        failed, out = run([(dispatch(SRAM), body(registers[1][4:], pairwise))], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('on the stack', out)
+
+    def test_spills_in_the_hot_loop_fail(self):
+        loop = ('loop', ['vfmadd231pd %zmm1,%zmm2,%zmm3', 'vmovapd %zmm3,0x40(%rsp)',
+                         'cmp    %rcx,%rdx'])
+        failed, out = run([(dispatch(LADDER), body(loop))], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('on the stack', out)
+
+
+class Fma(unittest.TestCase):
+    def test_packed_fmas_of_the_expected_width_pass(self):
+        loop = ('loop', ['vfmadd231pd %ymm1,%ymm2,%ymm3', 'vfmadd231pd %ymm1,%ymm2,%ymm4',
+                         'cmp    %rcx,%rdx'])
+        self.assertEqual(run([(dispatch(LADDER), body(loop))], 'avx2')[0], 0)
+        failed, out = run([(dispatch(LADDER), body(loop))], 'avx512')
+        self.assertEqual(failed, 2)  # the function's FMAs, and the kernel
+        self.assertIn('none on %zmm', out)
+
+    def test_a_scalar_fma_in_the_hot_loop_fails(self):
+        loop = ('loop', ['vfmadd231pd %zmm1,%zmm2,%zmm3', 'vfmadd231sd %xmm1,%xmm2,%xmm4',
+                         'cmp    %rcx,%rdx'])
+        failed, out = run([(dispatch(LADDER), body(loop))], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('scalar FMA in the hot loop', out)
+
+    def test_names_outside_the_probes_are_not_read(self):
+        self.assertEqual(run([('main', body(SCALAR_COPY))]), (0, ''))
+
+
+if __name__ == '__main__':
+    unittest.main()
