@@ -125,6 +125,7 @@ Results parse_results(const std::string& text, const std::string& file) {
     const Reader prof(file, j["profile"], "profile");
     res.profile_name = prof.str("name", false);
     res.repetitions = to_count(prof.number("repetitions", true), 0);
+    res.dram_min_bytes = std::max(0.0, prof.number("dram_min_bytes", true).value_or(0));
   }
   if (j.contains("mpi") && !j["mpi"].is_null()) {
     if (!j["mpi"].is_object()) throw InputError(file, "mpi", "must be an object or null");

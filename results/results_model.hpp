@@ -72,6 +72,9 @@ struct Results {
   nlohmann::json context;
   bool complete = true;
   int repetitions = 0;  // 0 when the profile does not say
+  // profile.dram_min_bytes: the smallest working set the harness sized its host DRAM kernels at,
+  // the only DRAM threshold where the last-level cache is unknown; 0 when the profile does not say.
+  double dram_min_bytes = 0;
   std::string profile_name;
   std::string hostname;
   std::string cpu_model;

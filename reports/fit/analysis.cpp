@@ -36,6 +36,7 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
       part.file = results.file;
       part.caches = results.caches;
       part.caches_incomplete = results.caches_incomplete;
+      part.dram_min_bytes = results.dram_min_bytes;
       if (const SpaceInfo* s = results.find_space(p.space)) part.spaces.push_back(*s);
       parts.push_back(std::move(part));
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/stats.hpp"
+#include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
@@ -172,6 +173,15 @@ GroupObservations observations_for(const Results& r, const std::string& space,
                                    const std::string& dtype) {
   GroupObservations g;
   g.dram_working_set = dram_working_set_bytes(r, space);
+  const SpaceInfo* info = r.find_space(space);
+  if (!r.caches_incomplete.empty() && !(info && info->device))
+    g.caveats.push_back(
+        g.dram_working_set > 0
+            ? "the last-level cache is not known (" + r.caches_incomplete +
+                  "): DRAM-sized means at least the profile's dram_min_bytes, " +
+                  format_size_bytes(g.dram_working_set) + ", which may still be cached"
+            : "the last-level cache is not known (" + r.caches_incomplete +
+                  ") and the profile gives no DRAM size: B comes from the streams alone");
   g.roof.envelopes = true;
   std::vector<const Point*> peak, b_dram, b_small, read, write, ladder, matrix;
   for (const auto& p : r.points) {
@@ -199,8 +209,9 @@ GroupObservations observations_for(const Results& r, const std::string& space,
         // The cache sweep's DRAM-sized sets are streams of our own that count moved bytes, in
         // the mix of their probe: B (and B_read) must bound them, so they are part of its
         // envelope. (cache_update at 128 MiB = 4 × the L3 ran 1.08 × a B fitted without it on
-        // a Zen 3 VM.) The scratch probe never is.
-        if (p.family == "cache" && dram && p.bytes > 0) {
+        // a Zen 3 VM.) The scratch probe never is, and with no size known to be DRAM's no set
+        // is: a sweep from inside L1 set B at 7.6 × the streams on a VM whose L3 went unnamed.
+        if (p.family == "cache" && dram && g.dram_working_set > 0 && p.bytes > 0) {
           const std::optional<TrafficMix> mix = traffic_mix(p);
           if (mix == TrafficMix::kReadOnly)
             read.push_back(&p);

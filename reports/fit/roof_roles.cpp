@@ -170,8 +170,9 @@ double dram_working_set_bytes(const Results& r, const std::string& space) {
   if (s && s->device) return kDramLlcMultiple * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
   // many copies there are, then the space's threads tell how many it can fill. A list that lacks
-  // a level knows no last-level cache.
-  if (!r.caches_incomplete.empty()) return 0;
+  // a level knows no last-level cache: then the profile's minimum, what the planner sized the
+  // DRAM kernels at (harness/sweep/plan.cpp), is all there is.
+  if (!r.caches_incomplete.empty()) return r.dram_min_bytes;
   const CacheInfo* llc = nullptr;
   for (const auto& c : r.caches)
     if (!llc || c.level >= llc->level) llc = &c;

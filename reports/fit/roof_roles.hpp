@@ -67,8 +67,9 @@ std::string point_accumulate(const Point& p);
 std::string bytes_convention(const Point& p, bool device_space);
 
 // Working sets of at least this many bytes are DRAM-sized: 4x the last-level cache of the whole
-// machine (every copy: one per CCD or socket) on hosts, 4x the L2 on GPUs. 0 when the file records
-// no cache size (then no size can be told apart).
+// machine (every copy: one per CCD or socket) on hosts, 4x the L2 on GPUs; on a host whose cache
+// list lacks a level, the profile's dram_min_bytes. 0 when the file records neither (then no size
+// can be told apart).
 double dram_working_set_bytes(const Results& r, const std::string& space);
 bool dram_sized(const Point& p, double dram_working_set);
 

@@ -269,6 +269,50 @@ TEST(RoofRoles, DramSizedCacheSweepSetsJoinTheEnvelopeOfTheirMix) {
         << p.point->name << " above its roof without a cache holding it";
 }
 
+// A host whose cache list lacks its L3 (a 2-vCPU Zen 5 VM: the legacy leaf's 508 MiB left out)
+// knows no last-level cache. Every working set counted as DRAM-sized there, and a cache_triad set
+// inside L1 set B at 913 GB/s, 7.6 x the streams. The profile's dram_min_bytes, what the planner
+// sized the DRAM kernels at, is the threshold then; without it no cache-sweep set joins B.
+TEST(RoofRoles, WithoutALastLevelCacheTheProfilesDramMinimumSaysWhatIsDram) {
+  const json passes = {{"passes", 1}};
+  const double ws = 128 * kMiB, n = ws / 24, l1 = 15 * 1024, big = 128 * kMiB;
+  const double n1 = ws / 8;
+  const json pts = {
+      point("triad", "bandwidth", ws, 2 * n, 24 * n, 24 * n / 80e9),
+      point("fma", "fma", ws, 2 * n1, 16 * n1, 16 * n1 / 40e9, {{"k", 1}, {"form", "in_place"}}),
+      point("peak", "peak", 1e3, 1e10, 16, 1e10 / 200e9),
+      point("cache_triad", "cache", l1, l1 / 12, l1, l1 / 900e9, passes),
+      point("cache_triad", "cache", big, big / 12, big, big / 90e9, passes)};
+  json context = cpu_context(1, 2);
+  context["cpu"]["caches"] = json::array(
+      {{{"level", 1}, {"type", "data"}, {"size_bytes", 48 * 1024}, {"shared_by_threads", 1}},
+       {{"level", 2}, {"type", "unified"}, {"size_bytes", 1 * kMiB}, {"shared_by_threads", 1}}});
+  context["cpu"]["caches_incomplete"] = "L3 left out";
+  const auto fitted = [&](const json& profile) {
+    json doc = {{"schema_version", "1.3.0"}, {"context", context}, {"points", pts}};
+    if (!profile.is_null()) doc["profile"] = profile;
+    return analyze(parse_results(doc.dump(), "test.json"), 200);
+  };
+
+  const FileAnalysis with = fitted({{"name", "nightly"}, {"dram_min_bytes", 128 * kMiB}});
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(with.results, "OpenMP"), 128 * kMiB);
+  const GroupFit& g = with.groups.at(0).fit;
+  ASSERT_TRUE(g.fit) << g.not_fitted;
+  EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 90e9, 1e9) << "the 128 MiB cache_triad, not L1";
+  EXPECT_EQ(g.bandwidth_best, "cache_triad ws:134217728");
+  ASSERT_FALSE(g.caveats.empty());
+  EXPECT_NE(g.caveats[0].find("dram_min_bytes, 128 MiB"), std::string::npos) << g.caveats[0];
+
+  const FileAnalysis without = fitted(nullptr);
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(without.results, "OpenMP"), 0);
+  const GroupFit& h = without.groups.at(0).fit;
+  ASSERT_TRUE(h.fit) << h.not_fitted;
+  EXPECT_NEAR(h.fit->estimate.roof.bandwidth, 80e9, 1e9) << "the stream alone";
+  EXPECT_EQ(h.bandwidth_best, "triad ws:" + std::to_string(long(ws)));
+  ASSERT_FALSE(h.caveats.empty());
+  EXPECT_NE(h.caveats[0].find("streams alone"), std::string::npos) << h.caveats[0];
+}
+
 // A point above the estimate but inside the roof's own interval (noisy peak repetitions) is
 // listed with that reason, not as a broken roof.
 TEST(RoofRoles, APointInsideTheRoofsIntervalSaysSo) {
