@@ -210,7 +210,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
         // the mix of their probe: B (and B_read) must bound them, so they are part of its
         // envelope. (cache_update at 128 MiB = 4 × the L3 ran 1.08 × a B fitted without it on
         // a Zen 3 VM.) The scratch probe never is, and with no size known to be DRAM's no set
-        // is: a sweep from inside L1 set B at 7.6 × the streams on a VM whose L3 went unnamed.
+        // is: a sweep from inside L1 set B at 6 × the streams on a VM whose L3 went unnamed.
         if (p.family == "cache" && dram && g.dram_working_set > 0 && p.bytes > 0) {
           const std::optional<TrafficMix> mix = traffic_mix(p);
           if (mix == TrafficMix::kReadOnly)
