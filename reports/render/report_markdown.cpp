@@ -8,6 +8,7 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/render/gemm_shape_table.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/methods_section.hpp"
 #include "reports/render/pyramid_table.hpp"
@@ -386,6 +387,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   comparison(md, files);
   roofs_and_ceilings(md, files);
   tensor_roofs(md, files, profiles);
+  gemm_shape_section(md, files);
   points_above_roofs(md, files);
   memory_pyramid(md, files, profiles);
   memory_levels(md, files);

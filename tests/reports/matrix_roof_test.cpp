@@ -4,11 +4,14 @@
 // (not exempted), and tf32 (only a GEMM, fp32 arrays) takes its ridges from fp32's B.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/analysis.hpp"
+#include "reports/fit/gemm_shapes.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/render/report_markdown.hpp"
 #include "tests/reports/cli_test_support.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -63,7 +66,9 @@ json gemm(const std::string& dtype, double m, double rate, const std::string& un
           std::vector<double> spread = {0.99, 1, 1.01}) {
   const double k = 8192, flops = 2 * m * k * k, bytes = 2 * (m * k + k * k) + 4 * m * k;
   return point("m:" + std::to_string(long(m)), "vendor_gemm", "library", dtype, bytes, flops, bytes,
-               flops / rate, {{"unit", unit}, {"accumulate", "fp32"}, {"n", 8192}}, spread);
+               flops / rate,
+               {{"unit", unit}, {"accumulate", "fp32"}, {"m", m}, {"n", 8192}, {"k", 8192}},
+               spread);
 }
 
 Results results(const json& points) {
@@ -266,6 +271,121 @@ TEST(MatrixRoof, CompareGatesPMatrix) {
   for (auto& t : (*gemm)["samples"]) t = t.get<double>() * 1.3;
   (*gemm)["median_s"] = (*gemm)["median_s"].get<double>() * 1.3;
   EXPECT_EQ(verdict(night), std::make_pair(1, std::string("SLOWER")));
+}
+
+// The skinny sweep: where the matrix units saturate in m, and where the roofs put the knee.
+json shape_sweep(const std::vector<std::pair<double, double>>& m_rates) {
+  json pts = vector_roofs("bf16", 128e12);
+  for (const auto& [m, rate] : m_rates) pts.push_back(gemm("bf16", m, rate));
+  return pts;
+}
+
+// The m at which gemm()'s shape reaches intensity `ridge`, by bisection on its own byte formula
+// (the closed form under test solves the same equation by algebra).
+double m_by_bisection(double ridge) {
+  const double k = 8192;
+  auto intensity = [k](double m) { return 2 * m * k * k / (2 * (m * k + k * k) + 4 * m * k); };
+  double lo = 1, hi = 1e6;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (intensity(mid) < ridge ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+TEST(GemmShapes, SaturationIsWhereEveryLargerMReachesNinetyPercentOfPMatrix) {
+  const FileAnalysis a = analyze(
+      results(
+          shape_sweep({{16, 60e12}, {64, 230e12}, {256, 600e12}, {1024, 740e12}, {8192, 785e12}})),
+      100);
+  const auto sweeps = gemm_shape_sweeps(a);
+  ASSERT_EQ(sweeps.size(), 1u);
+  const GemmShapeSweep& s = sweeps[0];
+  EXPECT_EQ(s.dtype, "bf16");
+  EXPECT_EQ(s.n, 8192u);
+  EXPECT_EQ(s.k, 8192u);
+  ASSERT_EQ(s.rows.size(), 5u);
+  EXPECT_EQ(s.rows.front().m, 16u);
+  EXPECT_EQ(s.rows.back().m, 8192u);
+  EXPECT_NEAR(s.peak, 785e12, 1e9);
+  ASSERT_TRUE(s.saturated_m);
+  EXPECT_EQ(*s.saturated_m, 1024u) << "740/785 = 0.94 and 785/785; 600/785 = 0.76 is below";
+  // The knee on B_read (4.4 TB/s): P_matrix / B_read = 178 FLOP/byte.
+  EXPECT_EQ(s.knee_ridge, "I*_matrix on B_read");
+  ASSERT_TRUE(s.roof_knee_m);
+  EXPECT_NEAR(*s.roof_knee_m, m_by_bisection(785e12 / 4.4e12), 0.01);
+  EXPECT_GT(*s.roof_knee_m, 178) << "the weight's bytes put the knee above m = I*";
+  // m = 16 is memory-bound on the roofs: min(P_matrix, I·B_read).
+  const GemmShapeRow& r16 = s.rows.front();
+  ASSERT_TRUE(r16.attainable);
+  EXPECT_NEAR(r16.intensity, 2 * 16.0 * 8192 / (2 * (16 + 8192) + 4 * 16), 1e-9);
+  EXPECT_NEAR(*r16.attainable, r16.intensity * 4.4e12, 1e-3 * *r16.attainable);
+  EXPECT_NEAR(*s.rows.back().attainable, 785e12, 1e9) << "the square is compute-bound";
+}
+
+TEST(GemmShapes, ADipAboveTheKneeMovesSaturationUp) {
+  const FileAnalysis a =
+      analyze(results(shape_sweep(
+                  {{256, 600e12}, {1024, 740e12}, {2048, 650e12}, {4096, 760e12}, {8192, 785e12}})),
+              100);
+  const auto sweeps = gemm_shape_sweeps(a);
+  ASSERT_EQ(sweeps.size(), 1u);
+  ASSERT_TRUE(sweeps[0].saturated_m);
+  EXPECT_EQ(*sweeps[0].saturated_m, 4096u);
+}
+
+TEST(GemmShapes, NotSaturatedWhenTheLargestMFallsShort) {
+  // The envelope is m = 1024's; the largest m runs at 0.8 of it.
+  const FileAnalysis a =
+      analyze(results(shape_sweep({{256, 600e12}, {1024, 785e12}, {8192, 630e12}})), 100);
+  const auto sweeps = gemm_shape_sweeps(a);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_FALSE(sweeps[0].saturated_m);
+}
+
+// Unverified GEMMs and GEMMs on vector units are not the matrix units' shape sweep; one m alone
+// is no sweep.
+TEST(GemmShapes, OnlyVerifiedMatrixUnitPointsWithTwoShapesMakeASweep) {
+  json pts = shape_sweep({{8192, 785e12}});
+  json failed = gemm("bf16", 256, 600e12);
+  failed["verified"] = false;
+  failed["verify_error"] = "C(0,0) is 0, expected 1";
+  pts.push_back(failed);
+  pts.push_back(gemm("bf16", 1024, 100e12, "vector"));
+  EXPECT_TRUE(gemm_shape_sweeps(analyze(results(pts), 100)).empty());
+  pts.push_back(gemm("bf16", 512, 700e12));
+  const auto sweeps = gemm_shape_sweeps(analyze(results(pts), 100));
+  ASSERT_EQ(sweeps.size(), 1u);
+  ASSERT_EQ(sweeps[0].rows.size(), 2u);
+  EXPECT_EQ(sweeps[0].rows[0].m, 512u);
+}
+
+TEST(GemmShapes, NoKneeWhereTheShapeNeverReachesTheRidge) {
+  // 2nk / (k·in + n·out) = 2·8192² / (6·8192) = 2731 FLOP/byte at most: a ridge above it has no m.
+  EXPECT_FALSE(gemm_m_at_intensity(3000, 2.0 * 8192 * 8192, 6.0 * 8192, 2.0 * 8192 * 8192));
+  const auto m = gemm_m_at_intensity(178, 2.0 * 8192 * 8192, 6.0 * 8192, 2.0 * 8192 * 8192);
+  ASSERT_TRUE(m);
+  EXPECT_NEAR(*m, m_by_bisection(178), 0.01);
+  EXPECT_FALSE(gemm_m_at_intensity(0, 1, 1, 1));
+}
+
+TEST(GemmShapes, TheReportNamesTheSaturatedMAndTheKnee) {
+  std::vector<FileAnalysis> files;
+  files.push_back(analyze(
+      results(shape_sweep({{16, 60e12}, {256, 600e12}, {1024, 740e12}, {8192, 785e12}})), 100));
+  const std::string md = render_report_markdown(files, {}, {});
+  ASSERT_NE(md.find("## Matrix units by GEMM shape"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Cuda bf16, n = 8192, k = 8192**: saturated from m = 1024"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find(fmt::format("knee at m ≈ {:.0f}", m_by_bisection(785e12 / 4.4e12))),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 16 | 60.00 TFLOP/s | 7.6 % |"), std::string::npos) << md;
+  // A file without a sweep has no such section.
+  std::vector<FileAnalysis> square;
+  square.push_back(analyze(results(shape_sweep({{8192, 785e12}})), 100));
+  EXPECT_EQ(render_report_markdown(square, {}, {}).find("GEMM shape"), std::string::npos);
 }
 
 }  // namespace
