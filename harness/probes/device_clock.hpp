@@ -22,6 +22,15 @@
 #else
 #define RIDGELINE_DEVICE_UNROLL(n)
 #endif
+// clang's loop vectorizer also packs the lanes of neighbouring iterations on AMD GPUs
+// (v_pk_fma_f32 over two SRAM words, then the results stored 4 bytes at a time):
+// `RIDGELINE_HIP_NO_VECTORIZE` before a loop keeps each iteration's data in its own registers.
+#if defined(__HIP_DEVICE_COMPILE__)
+#define RIDGELINE_HIP_NO_VECTORIZE \
+  RIDGELINE_PRAGMA(clang loop vectorize(disable) interleave(disable))
+#else
+#define RIDGELINE_HIP_NO_VECTORIZE
+#endif
 
 namespace ridgeline {
 

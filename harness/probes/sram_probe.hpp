@@ -18,8 +18,11 @@
 // stream probes' (kIsa accumulators in flight).
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
-// ScratchMemorySpace::get_shmem_aligned, scratch_size_max); not compiled, not run: the
-// development VM has no CUDA/HIP build of Kokkos and no GPU.
+// ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
+// 4.6.99) and gfx908 (Kokkos 3.4.01), and code-checked there (scripts/check-gpu-codegen: every
+// scratch access in a loop 16 bytes wide), not run. Kokkos' CUDA level-0 limit is the 48 KiB a
+// block gets without opting in, less its own reserve (about 40 KiB): larger sizes asked for clip to
+// it.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -27,6 +30,7 @@
 #include <string>
 
 #include "harness/compat/kokkos_compat.hpp"
+#include "harness/probes/device_clock.hpp"
 #include "harness/probes/dtype.hpp"
 #include "harness/probes/fma_recurrence.hpp"
 #include "harness/probes/layout.hpp"
@@ -234,9 +238,39 @@ void SramProbe<Space, T>::run_op() {
         const int n_passes = passes;
         if constexpr (Op == SramOp::kUpdate) {
           for (int p = 0; p < n_passes; ++p) {
-            for (std::size_t k = 0; k < per_thread; ++k) {
-              Word& x = buf[k * TS + t];
-              for (std::size_t l = 0; l < Word::kLanes; ++l) x.v[l] = compat::fma(x.v[l], a, b);
+            if constexpr (kIsDeviceSpace<Space>) {
+              // One word per iteration: vectorised across iterations, clang 19 (gfx942) paired
+              // fp32 lanes of two words into v_pk_fma_f32 and stored the results with eight
+              // ds_write_b32, clang 15 (gfx90a) one of them as ds_write2_b64. Warps, not
+              // unrolling, keep the LDS busy.
+              RIDGELINE_DEVICE_UNROLL(1)
+              RIDGELINE_HIP_NO_VECTORIZE
+              for (std::size_t k = 0; k < per_thread; ++k) {
+                // The whole word in, the whole word out. Updated through a reference, lane by
+                // lane, nvcc and clang load and store each lane on its own (LDS.64 / LDS.32,
+                // ds_read2_b64 / ds_read2_b32 at the words' 16-byte stride: bank conflicts),
+                // not one 16-byte access per word.
+                Word x = buf[k * TS + t];
+                for (std::size_t l = 0; l < Word::kLanes; ++l) x.v[l] = compat::fma(x.v[l], a, b);
+                buf[k * TS + t] = x;
+              }
+            } else {
+              // U words (one vector register of the ISA) at a time through a register array,
+              // as the read sweep: updated in place one word per step, GCC 12 made fp32's four
+              // lanes one xmm FMA per word and left the words' loop unvectorised (xmm, not
+              // zmm, on AVX-512). Shape's and Word's static members, not the locals U, L and A:
+              // nvcc refuses a lambda's first capture of a variable inside an `if constexpr`.
+              for (std::size_t k = 0; k < per_thread; k += Shape::kWordsInFlight) {
+                T x[Shape::kAccumulators];
+                for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u)
+                  for (std::size_t l = 0; l < Word::kLanes; ++l)
+                    x[u * Word::kLanes + l] = buf[(k + u) * TS + t].v[l];
+                for (std::size_t i = 0; i < Shape::kAccumulators; ++i)
+                  x[i] = compat::fma(x[i], a, b);
+                for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u)
+                  for (std::size_t l = 0; l < Word::kLanes; ++l)
+                    buf[(k + u) * TS + t].v[l] = x[u * Word::kLanes + l];
+              }
             }
             sram_pass_boundary();
           }

@@ -103,6 +103,22 @@ class Kernels(unittest.TestCase):
         self.assertEqual(failed, 1)
         self.assertIn('on the stack', out)
 
+    def test_a_league_loop_calling_the_team_body_is_not_the_hot_loop(self):
+        # GCC 12 outlined the SRAM update's team body once it grew: Kokkos' league loop sets the
+        # team member up in a ymm register on the stack and calls it. The callee holds the work.
+        league = ('loop', ['vinserti128 $0x1,%xmm0,%ymm1,%ymm0', 'vmovdqa %ymm0,0x20(%rsp)',
+                           'call   2000 <f>', 'inc    %r15d', 'cmp    %r15d,0x1c(%rsp)'])
+        team = ('loop', ['vfmadd132pd (%rax),%zmm0,%zmm9', 'vmovupd %zmm9,(%rax)',
+                         'add    $0x40,%rax', 'cmp    %rax,%rdx'])
+        functions = [(dispatch(SRAM), body(league)), (SRAM + '::operator()(...) const', body(team))]
+        failed, out = run(functions, 'avx512')
+        self.assertEqual(failed, 0, out)
+        # Without the call the same loop is hot, and its stack store a spill.
+        no_call = body(('loop', league[1][:2] + league[1][3:]))
+        failed, out = run([(dispatch(SRAM), no_call), functions[1]], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('on the stack', out)
+
     def test_spills_in_the_hot_loop_fail(self):
         loop = ('loop', ['vfmadd231pd %zmm1,%zmm2,%zmm3', 'vmovapd %zmm3,0x40(%rsp)',
                          'cmp    %rcx,%rdx'])
