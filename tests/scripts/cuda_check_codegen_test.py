@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The checks of backends/cuda/tools/check_codegen.py on SASS words and kernel names written here:
 each passes on the code it must pass and fails on the code it exists for (a ladder rung it did
-not recognise, a peak loop at 97 %, a rung unrolled unlike the others, local memory)."""
+not recognise, a peak loop at 97 %, a rung unrolled unlike the others, an SRAM word accessed lane
+by lane, local memory)."""
 import os
 import struct
 import sys
@@ -16,8 +17,9 @@ FFMA, NOP, LDL = 0x223, 0x918, cc.LDL  # FFMA's low 9 bits are 0x023; 0x918 is n
 
 def sass(prologue, loop):
     """A kernel's .text: prologue, then a loop closed by a backward BRA (sm_89's encoding: the
-    signed byte offset to the next instruction in bits 32..), then EXIT."""
-    words = [(op, 0) for op in list(prologue) + list(loop)]
+    signed byte offset to the next instruction in bits 32..), then EXIT. An instruction is an
+    opcode, or (opcode, high word) where the high word matters (shared access widths)."""
+    words = [op if isinstance(op, tuple) else (op, 0) for op in list(prologue) + list(loop)]
     branch, start = len(words), len(prologue)
     offset = (start - branch - 1) * 16
     words.append((cc.BRA | ((offset & 0xFFFFFFFF) << 32), 0))
@@ -82,6 +84,46 @@ class LadderRung(unittest.TestCase):
     def test_local_memory_fails(self):
         msgs = failures('ladder', 'FmaLadderProbe<fp64, K=8>', 8, sass([LDL], [NOP]))
         self.assertIn('1 local-memory instructions', msgs)
+
+
+# Shared loads and stores of 16, 8 and 4 bytes (hi bits 8-11: 0xC, 0xA, 0x8; sass_calibration.cu).
+LDS128, LDS64, LDS32 = (cc.LDS, 0xC00), (cc.LDS, 0xA00), (cc.LDS, 0x800)
+STS128, STS64 = (cc.STS, 0xC00), (cc.STS, 0xA00)
+DFMA = 0x22B
+
+
+class Sram(unittest.TestCase):
+    def test_team_kernels_are_recognised(self):
+        name = ('void Kokkos::Impl::cuda_parallel_launch_local_memory<Kokkos::Impl::ParallelFor<'
+                'ridgeline::SramProbe<Kokkos::Cuda, double>::run_op<(ridgeline::SramOp)1>()::'
+                '{lambda(Kokkos::Impl::CudaTeamMember const&)#1}, Kokkos::TeamPolicy<Kokkos::Cuda>, '
+                'Kokkos::Cuda> >(Kokkos::Impl::ParallelFor<...>)')
+        self.assertEqual(cc.classify(name), ('sram', 'sram_update<fp64>', 'update'))
+        self.assertEqual(cc.classify(name.replace('SramOp)1', 'SramOp)0').replace('double', 'float')),
+                         ('sram', 'sram_read<fp32>', 'read'))
+        self.assertIsNone(cc.classify(name.replace('run_op<(ridgeline::SramOp)1>()', 'setup()')))
+
+    def test_word_wide_sweeps_pass(self):
+        read = sass([STS128] * 2, [LDS128, LDS128, NOP, NOP])
+        self.assertEqual(failures('sram', 'sram_read<fp64>', 'read', read), [])
+        update = sass([STS128], [LDS128, DFMA, DFMA, STS128, LDS128, DFMA, DFMA, STS128])
+        self.assertEqual(failures('sram', 'sram_update<fp64>', 'update', update), [])
+
+    def test_a_word_updated_lane_by_lane_fails(self):
+        # What nvcc made of `Word& x = buf[i]; x.v[l] = fma(x.v[l], a, b)`: 8-byte accesses at the
+        # words' 16-byte stride.
+        code = sass([STS128], [LDS64, DFMA, STS64, LDS64, DFMA, STS64, LDS128, LDS128])
+        msgs = failures('sram', 'sram_update<fp64>', 'update', code)
+        self.assertIn('shared accesses in loops narrower than 16 bytes: 2 LDS.64, 2 STS.64', msgs)
+        self.assertIn('no 16-byte shared store in a loop', msgs)
+
+    def test_one_word_in_flight_fails(self):
+        msgs = failures('sram', 'sram_read<fp32>', 'read', sass([STS128], [LDS128, NOP]))
+        self.assertIn('no loop with 2 16-byte shared loads (most: 1)', msgs)
+
+    def test_narrow_accesses_outside_loops_are_not_sweeps(self):
+        code = sass([LDS32, STS128], [LDS128, LDS128])
+        self.assertEqual(failures('sram', 'sram_read<fp32>', 'read', code), [])
 
 
 class Unrolling(unittest.TestCase):

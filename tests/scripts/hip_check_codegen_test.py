@@ -2,7 +2,7 @@
 """The thresholds of backends/hip/tools/check_codegen.py on llvm-objdump text written here: each
 check passes on the code it must pass and fails on the code the issue saw (fmac + mov, a rung
 unrolled 2x or unlike its ladder's others, a peak loop under 99 %, loads split, waits too early,
-spills)."""
+spills, an SRAM word moved in pieces)."""
 import os
 import sys
 import unittest
@@ -154,6 +154,37 @@ class Stream(unittest.TestCase):
         msgs = cc.failed_checks('stream', 'copy<fp64>', 'copy', meta, cc.analyse(SYMBOL, body), ungraded)
         self.assertEqual(len(msgs), 2, msgs)
         self.assertEqual(ungraded, [])
+
+
+RD128, WR128 = 'ds_read_b128 v[4:7], v1', 'ds_write_b128 v1, v[4:7]'
+RD2_B32, WR2_B32 = 'ds_read2_b32 v[4:5], v1 offset1:1', 'ds_write2_b32 v1, v4, v5 offset1:1'
+FMA32 = 'v_fma_f32 v4, s2, v4, s3'
+
+
+class Sram(unittest.TestCase):
+    def test_word_wide_sweeps_pass(self):
+        read = objdump([WR128], [RD128, RD128] + LOOP_CONTROL)
+        self.assertEqual(failures('sram', 'sram_read<fp32>', 'read', read), [])
+        update = objdump([WR128], [RD128, FMA32, WR128, RD128, FMA32, WR128] + LOOP_CONTROL)
+        self.assertEqual(failures('sram', 'sram_update<fp32>', 'update', update), [])
+
+    def test_a_word_updated_in_pieces_fails(self):  # what clang 15 made of the update by reference
+        code = objdump([WR128], [RD2_B32, FMA32, WR2_B32, RD128, RD128] + LOOP_CONTROL)
+        msgs = failures('sram', 'sram_update<fp32>', 'update', code)
+        self.assertIn('LDS accesses in loops other than 16-byte ds_read_b128/ds_write_b128: '
+                      '1 ds_read2_b32, 1 ds_write2_b32', msgs)
+        self.assertIn('no ds_write_b128 in a loop', msgs)
+
+    def test_one_word_in_flight_fails(self):
+        msgs = failures('sram', 'sram_read<fp64>', 'read', objdump([WR128], [RD128] + LOOP_CONTROL))
+        self.assertIn('no loop with 2 ds_read_b128 (most: 1)', msgs)
+
+    def test_team_kernels_are_recognised(self):
+        name = ('void Kokkos::Experimental::Impl::hip_parallel_launch_local_memory<Kokkos::Impl::'
+                'ParallelFor<ridgeline::SramProbe<Kokkos::Experimental::HIP, float>::run_op<'
+                '(ridgeline::SramOp)1>()::{lambda(Kokkos::Impl::HIPTeamMember const&)#1}, '
+                'Kokkos::TeamPolicy<>, Kokkos::Experimental::HIP>, 1024u, 1u>(...)')
+        self.assertEqual(cc.classify(name), ('sram', 'sram_update<fp32>', 'update'))
 
 
 class Resources(unittest.TestCase):

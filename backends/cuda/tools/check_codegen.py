@@ -18,6 +18,10 @@ log). It exits 1 if any of these fails:
     other such rungs of its ladder (dtype and form): every rung is unrolled the same, so rungs
     differ in intensity only (HalfFmaLadderProbe's two loop shapes are by design);
   - a writing stream kernel has fewer 16-byte stores than a round (4);
+  - an SRAM kernel (SramProbe's team kernel) has a shared-memory load or store in a loop that is
+    not 16 bytes wide (a word accessed lane by lane: LDS.64 or LDS.32 at the words' 16-byte
+    stride are 2- and 4-way bank conflicts), or a sweep loop with fewer 16-byte loads than the
+    words a thread keeps in flight (2);
   - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
 """
 import argparse
@@ -34,6 +38,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
 
 LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
+# Shared memory, and its access width in hi bits 8-11, calibrated on sass_calibration.cu's shared_*
+# kernels (nvcc 13.0, sm_89 and sm_90: 32-bit 0x8, 64-bit 0xA, 128-bit 0xC).
+LDS, STS = 0x984, 0x388
+SHARED_WIDTH = {0x8: 32, 0xA: 64, 0xC: 128}
+SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
 FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
 
@@ -76,6 +85,10 @@ OLD_STREAM_LAMBDAS = {1: 'copy', 2: 'scale', 3: 'add', 4: 'triad', 5: 'fill'}
 
 
 def classify(name):
+    m = re.search(r'SramProbe<Kokkos::Cuda, (double|float)>::run_op<\(ridgeline::SramOp\)(\d)>', name)
+    if m:
+        op = 'read' if m.group(2) == '0' else 'update'
+        return ('sram', f'sram_{op}<{DTYPES[m.group(1)]}>', op)
     m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         return ('stream', f'{STREAM_OPS[int(m.group(2))]}<{DTYPES[m.group(1)]}>', STREAM_OPS[int(m.group(2))])
@@ -134,7 +147,16 @@ def analyse(code, arch):
         hot = (0, len(ops) - 1)
     t, i = hot
     hot_store = next((j for j in range(t, i + 1) if ops[j] == STG), i + 1)
+    # Shared-memory accesses inside loops, by width, and the most 16-byte loads of one loop.
+    in_loops = sorted({j for t2, i2 in loops for j in range(t2, i2 + 1)})
+    shared_in_loops = collections.Counter(
+        ('LDS' if ops[j] == LDS else 'STS', SHARED_WIDTH.get((ins[j][1] >> 8) & 0xF, 0))
+        for j in in_loops if ops[j] in (LDS, STS))
+    shared_wide_loads = max((sum(1 for j in range(t2, i2 + 1) if ops[j] == LDS and
+                                 SHARED_WIDTH.get((ins[j][1] >> 8) & 0xF) == 128)
+                             for t2, i2 in loops), default=0)
     return {
+        'shared_in_loops': dict(shared_in_loops), 'shared_wide_loads': shared_wide_loads,
         'loads_before_store': sum(1 for o in ops[:first_store] if o == LDG),
         'loads': ops.count(LDG), 'stores': ops.count(STG),
         'widths': dict(widths), 'store_widths': dict(store_widths),
@@ -159,6 +181,16 @@ def failed_checks(kind, label, detail, a):
     if kind == 'stream' and detail not in ('dot', 'read'):  # reductions store only Kokkos' partials
         checks.append((a['store_widths'].get(128, 0) >= ROUND_VECTORS,
                        f'{a["store_widths"].get(128, 0)} 16-byte stores < {ROUND_VECTORS}'))
+    if kind == 'sram':
+        narrow = {f'{op}.{w}': n for (op, w), n in a['shared_in_loops'].items() if w != 128}
+        checks.append((not narrow, 'shared accesses in loops narrower than 16 bytes: ' +
+                       ', '.join(f'{n} {k}' for k, n in sorted(narrow.items()))))
+        checks.append((a['shared_wide_loads'] >= SRAM_WORDS_IN_FLIGHT,
+                       f'no loop with {SRAM_WORDS_IN_FLIGHT} 16-byte shared loads (most: '
+                       f'{a["shared_wide_loads"]})'))
+        if detail == 'update':
+            checks.append((a['shared_in_loops'].get(('STS', 128), 0) > 0,
+                           'no 16-byte shared store in a loop'))
     share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
     if kind == 'peak' or graded_rung(kind, detail):
         need = PEAK_FMA_SHARE if kind == 'peak' else RUNG_FMA_SHARE
@@ -216,6 +248,8 @@ def main():
     print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"hot ld16/B<st":>13} {"loop FMA":>12} local  verdict')
     for kind, label, a, share, r, failed, _ in sorted(rows, key=lambda x: (x[0], x[1])):
         w = ','.join(f'{k}b:{v}' for k, v in sorted(a['widths'].items()))
+        if kind == 'sram':  # shared accesses in loops instead: LDS/STS by width
+            w = ','.join(f'{op[0]}{b}:{n}' for (op, b), n in sorted(a['shared_in_loops'].items()))
         loop = f'{a["loop_fma"]}/{a["loop_len"]} {share:.1%}' if share is not None else '-'
         hot = f'{a["hot_wide_loads"]}/{a["hot_bytes_before_store"]}' if kind == 'stream' else '-'
         print(f'{label:44} {r if r is not None else "?":>4} {a["loads_before_store"]:>5} {a["loads"]:>4} '

@@ -23,6 +23,9 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
     other such rungs of its ladder (dtype and form): every rung is unrolled the same, so rungs
     differ in intensity only. (HalfFmaLadderProbe runs K <= 128 in its 16-pair loop and larger K
     in blocks of 128 steps by design, half_fma_probe.hpp: the thresholds above hold each.)
+  - an SRAM kernel (SramProbe's team kernel) has an LDS access in a loop that is not one 16-byte
+    ds_read_b128 / ds_write_b128 (a word moved in halves or quarters: ds_read2_b32 at the words'
+    16-byte stride), or no loop with the 2 such loads a thread keeps in flight.
 A stream kernel that Kokkos 3.x launched (its functor read through a pointer to global memory,
 as Debian's Kokkos 3.4.01 does; scripts/check-gpu-builds) has its load order, load widths and
 reduction scratch printed as not graded: they are that launch's code (flat addressing, captures
@@ -71,6 +74,10 @@ GLOBAL_STORE = re.compile(r'^(global|buffer|flat)_store_')
 SCRATCH = re.compile(r'^scratch_')
 VMCNT_WAIT = re.compile(r'vmcnt\(')
 IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset, SGPR base
+# LDS accesses: GFX9 spells them ds_read/ds_write (ds_read2_b64: two 8-byte halves), GFX11+
+# ds_load/ds_store.
+LDS_ACCESS = re.compile(r'^ds_(read|write|load|store)(2st64|2)?_(b32|b64|b96|b128|u8|i8|u16|i16)$')
+SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
 
 
 def tool(name, suffix):
@@ -135,6 +142,10 @@ def classify(name):
     """(kind, label, stream op or K) of a probe kernel, or None."""
     mech = next((v for k, v in MECHANISMS.items() if f'hip_parallel_launch_{k}' in name), None)
     suffix = f' [{mech}]' if mech and mech != 'local' else ''
+    m = re.search(r'SramProbe<Kokkos::(?:Experimental::)?HIP, (double|float)>::run_op<\(ridgeline::SramOp\)(\d)>', name)
+    if m:
+        op = 'read' if m.group(2) == '0' else 'update'
+        return ('sram', f'sram_{op}<{DTYPES[m.group(1)]}>{suffix}', op)
     m = re.search(r'StreamProbe<Kokkos::(?:Experimental::)?HIP, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
     if m:
         op = STREAM_OPS[int(m.group(2))]
@@ -200,7 +211,17 @@ def analyse(symbol, body):
     start, end = hot if hot and wide_loads(*hot) else (0, len(body) - 1)
     wait = next((j for j in range(start, end + 1)
                  if body[j][1] == 's_waitcnt' and VMCNT_WAIT.search(body[j][2])), end + 1)
+    # LDS accesses inside loops ('read_b128', 'read2_b32', ...), and the most ds_read_b128 of one loop.
+    in_loops = sorted({j for t2, i2 in loops for j in range(t2, i2 + 1)})
+    lds = [LDS_ACCESS.match(op) for op in ops]
+    def lds_kind(m):
+        direction = 'read' if m.group(1) in ('read', 'load') else 'write'
+        return f'{direction}{m.group(2) or ""}_{m.group(3)}'
+    lds_in_loops = collections.Counter(lds_kind(lds[j]) for j in in_loops if lds[j])
+    wide_lds_loads = max((sum(1 for j in range(t2, i2 + 1) if lds[j] and lds_kind(lds[j]) == 'read_b128')
+                          for t2, i2 in loops), default=0)
     return {
+        'lds_in_loops': dict(lds_in_loops), 'wide_lds_loads': wide_lds_loads,
         'loads_before_wait': sum(1 for m in loads[:first_wait] if m),
         'bytes_before_wait': sum(LOAD_BYTES.get(m.group(2), 0) for m in loads[start:wait] if m),
         'loads': sum(1 for m in loads if m),
@@ -255,6 +276,14 @@ def failed_checks(kind, label, detail, meta, a, ungraded=None):
         dtype = re.search(r'<(fp\d+)>', label).group(1)
         narrow = sum(n for w, n in a['widths'].items() if w < ELEMENT_BYTES[dtype]) - a['implicit_arg_loads']
         checks.append((narrow == 0, f'{narrow} loads narrower than a {dtype} element', lenient))
+    if kind == 'sram':
+        narrow = {k: n for k, n in a['lds_in_loops'].items() if k not in ('read_b128', 'write_b128')}
+        checks.append((not narrow, 'LDS accesses in loops other than 16-byte ds_read_b128/ds_write_b128: ' +
+                       ', '.join(f'{n} ds_{k}' for k, n in sorted(narrow.items())), False))
+        checks.append((a['wide_lds_loads'] >= SRAM_WORDS_IN_FLIGHT,
+                       f'no loop with {SRAM_WORDS_IN_FLIGHT} ds_read_b128 (most: {a["wide_lds_loads"]})', False))
+        if detail == 'update':
+            checks.append((a['lds_in_loops'].get('write_b128', 0) > 0, 'no ds_write_b128 in a loop', False))
     loop = a['loop']
     if kind == 'peak' or graded_rung(kind, detail):
         if loop is None:
@@ -312,6 +341,8 @@ def main():
           f'{"st":>4} {"ld widths":14} {"loop FMA/VALU/all":>20}  verdict')
     for kind, label, a, regs, scratch, spills, failed, _, ungraded in sorted(rows, key=lambda x: (x[0], x[1])):
         w = ','.join(f'{k}B:{v}' for k, v in sorted(a['widths'].items()))
+        if kind == 'sram':  # LDS accesses in loops instead
+            w = ','.join(f'{k}:{v}' for k, v in sorted(a['lds_in_loops'].items()))
         loop = a['loop']
         lp = (f'{loop["fma"]}/{loop["valu"]}/{loop["len"]} {loop["fma"] / loop["valu"]:.0%}'
               if loop else '-')
