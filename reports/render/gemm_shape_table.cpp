@@ -31,6 +31,9 @@ void gemm_shape_section(std::string& md, const std::vector<FileAnalysis>& files)
             *s.roof_knee_m, s.knee_ridge, s.knee_ridge_value);
       else if (s.knee_ridge.empty())
         body += "; no B was measured, so the roofs give no knee";
+      else
+        body += fmt::format("; no m reaches {} = {:.3g} FLOP/byte, so the roofs give no knee",
+                            s.knee_ridge, s.knee_ridge_value);
       body +=
           ".\n\n| m | FLOP/s | % of P_matrix | I (FLOP/byte) | matrix roof at I | % of roof |\n"
           "|---|---|---|---|---|---|\n";
