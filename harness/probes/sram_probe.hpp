@@ -19,10 +19,10 @@
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
-// 4.6.99) and gfx908 (Kokkos 3.4.01), and code-checked there (scripts/check-gpu-codegen: every
-// scratch access in a loop 16 bytes wide), not run. Kokkos' CUDA level-0 limit is the 48 KiB a
-// block gets without opting in, less its own reserve (about 40 KiB): larger sizes asked for clip to
-// it.
+// 4.6.99) and gfx908/gfx90a/gfx942 (Kokkos 3.4.01; gfx942 with clang 19), and code-checked there
+// (scripts/check-gpu-codegen: every scratch access in a loop 16 bytes wide), not run. Kokkos' CUDA
+// level-0 limit is the 48 KiB a block gets without opting in, less its own reserve (about 40 KiB):
+// larger sizes asked for clip to it.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
