@@ -241,8 +241,8 @@ void SramProbe<Space, T>::run_op() {
             if constexpr (kIsDeviceSpace<Space>) {
               // One word per iteration: vectorised across iterations, clang 19 (gfx942) paired
               // fp32 lanes of two words into v_pk_fma_f32 and stored the results with eight
-              // ds_write_b32, clang 15 (gfx90a) one of them as ds_write2_b64. Warps, not
-              // unrolling, keep the LDS busy.
+              // ds_write_b32, clang 15 (gfx90a) one of them as ds_write2_b64. The resident
+              // warps, not unrolling, are to keep the LDS busy (compiled, not run on a GPU).
               RIDGELINE_DEVICE_UNROLL(1)
               RIDGELINE_HIP_NO_VECTORIZE
               for (std::size_t k = 0; k < per_thread; ++k) {

@@ -271,8 +271,9 @@ TEST(RoofRoles, DramSizedCacheSweepSetsJoinTheEnvelopeOfTheirMix) {
 
 // A host whose cache list lacks its L3 (a 2-vCPU Zen 5 VM: the legacy leaf's 508 MiB left out)
 // knows no last-level cache. Every working set counted as DRAM-sized there, and a cache_triad set
-// inside L1 set B at 913 GB/s, 6 x the streams of the same file. The profile's dram_min_bytes, what the planner
-// sized the DRAM kernels at, is the threshold then; without it no cache-sweep set joins B.
+// inside L1 set B at 913 GB/s, 6 x the streams of the same file. The profile's dram_min_bytes,
+// what the planner sized the DRAM kernels at, is the threshold then; without it no cache-sweep
+// set joins B.
 TEST(RoofRoles, WithoutALastLevelCacheTheProfilesDramMinimumSaysWhatIsDram) {
   const json passes = {{"passes", 1}};
   const double ws = 128 * kMiB, n = ws / 24, l1 = 15 * 1024, big = 128 * kMiB;

@@ -19,13 +19,13 @@ FMA_KERNEL(b2_7, __nv_bfloat162, 7, __hfma2)
 FMA_KERNEL(b2_13, __nv_bfloat162, 13, __hfma2)
 // Shared-memory access widths for check_codegen.py (LDS 0x984, STS 0x388; width in hi bits 8-11:
 // 0x8 32-bit, 0xA 64-bit, 0xC 128-bit): each kernel has one LDS and one STS of its width.
-#define SHARED_KERNEL(NAME, T)                                           \
-  __global__ void NAME(const T* in, T* out, int n) {                     \
-    __shared__ T s[1024];                                                \
-    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = in[i];   \
-    __syncthreads();                                                     \
-    T x = s[(threadIdx.x * 7) % 1024];                                   \
-    out[threadIdx.x] = x;                                                \
+#define SHARED_KERNEL(NAME, T)                                         \
+  __global__ void NAME(const T* in, T* out) {                          \
+    __shared__ T s[1024];                                              \
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = in[i]; \
+    __syncthreads();                                                   \
+    T x = s[(threadIdx.x * 7) % 1024];                                 \
+    out[threadIdx.x] = x;                                              \
   }
 SHARED_KERNEL(shared_32, float)
 SHARED_KERNEL(shared_64, float2)
