@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
@@ -81,6 +83,18 @@ void read_measured(const std::string& file, const json& j, const std::string& at
   for (std::size_t i = 0; i < j["samples"].size(); ++i)
     samples.push_back(
         r.check(j["samples"][i], r.where("samples[" + std::to_string(i) + "]"), true));
+  if (j.contains("sample_rounds")) {
+    const json& rounds = j["sample_rounds"];
+    if (!rounds.is_array() || rounds.size() != samples.size())
+      throw InputError(
+          file, r.where("sample_rounds"),
+          "must be an array with one round per sample (" + std::to_string(samples.size()) + ")");
+    for (std::size_t i = 0; i < rounds.size(); ++i)
+      if (!rounds[i].is_number_integer() || rounds[i].get<std::int64_t>() < 0 ||
+          rounds[i].get<std::int64_t>() > 1000000)
+        throw InputError(file, r.where("sample_rounds[" + std::to_string(i) + "]"),
+                         "must be a round number (0 to 1000000)");
+  }
   p.median_s = r.number("median_s", true).value_or(median(samples));
   const double flops = r.number("flops", false).value_or(0);
   const double bytes = r.number("bytes", false).value_or(0);

@@ -42,6 +42,7 @@ Point to_point(PointEntryRead read) {
     p.verified = e.verification.ok;
     p.verify_error = std::move(e.verification.error);
     p.samples = std::move(e.samples);
+    p.sample_rounds = std::move(e.sample_rounds);
     p.median_s = read.median_s;
     p.flops_per_s = read.flops_per_s;
     p.bytes_per_s = read.bytes_per_s;

@@ -41,6 +41,8 @@ struct Point {
   double bytes = 0;  // per kernel call
   std::optional<double> intensity;
   std::vector<double> samples;  // seconds per call, one per repetition
+  // The round of each sample (schema 1.2); empty when the file records none (one round).
+  std::vector<int> sample_rounds;
   double median_s = 0;
   std::optional<double> flops_per_s, bytes_per_s;
   bool verified = false;

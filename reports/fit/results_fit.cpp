@@ -80,13 +80,21 @@ const Point* fastest(const std::vector<const Point*>& points, double Point::*cou
   return best;
 }
 
+// Where `points` (pointers into r.points) stand in r.points.
+std::vector<std::size_t> indices_in(const Results& r, const std::vector<const Point*>& points) {
+  std::vector<std::size_t> out;
+  for (const Point* p : points) out.push_back(static_cast<std::size_t>(p - r.points.data()));
+  return out;
+}
+
 bool allocates(const Point& p, bool device) { return moved_per_counted(p, device) > 1; }
 
 // The envelope of one mix's points (their byte rates), with the point that sets it.
-MixRoof mix_roof_of(TrafficMix mix, const std::vector<const Point*>& points, bool device,
-                    int replicates, std::uint64_t seed) {
+MixRoof mix_roof_of(const Results& r, TrafficMix mix, const std::vector<const Point*>& points,
+                    bool device, int replicates, std::uint64_t seed) {
   MixRoof m;
   m.mix = mix;
+  m.points = indices_in(r, points);
   std::vector<Observation> obs;
   for (const Point* p : points) obs.push_back(observation_of(*p, Counted::kBytes, false));
   m.roof = fit_envelope(obs, replicates, seed);
@@ -102,8 +110,9 @@ MixRoof mix_roof_of(TrafficMix mix, const std::vector<const Point*>& points, boo
 
 // The envelope of every traffic mix measured: those that read and write from the points B used,
 // the one-direction ones from B_read's and B_write's.
-void set_mixes(GroupFit& g, const GroupObservations& obs, const std::vector<const Point*>& used,
-               bool device, int replicates, std::uint64_t seed) {
+void set_mixes(const Results& r, GroupFit& g, const GroupObservations& obs,
+               const std::vector<const Point*>& used, bool device, int replicates,
+               std::uint64_t seed) {
   for (TrafficMix mix : kTrafficMixes) {
     std::vector<const Point*> points;
     if (reads_and_writes(mix)) {
@@ -112,7 +121,7 @@ void set_mixes(GroupFit& g, const GroupObservations& obs, const std::vector<cons
     } else {
       points = mix == TrafficMix::kReadOnly ? obs.read_points : obs.write_points;
     }
-    if (!points.empty()) g.mixes.push_back(mix_roof_of(mix, points, device, replicates, seed));
+    if (!points.empty()) g.mixes.push_back(mix_roof_of(r, mix, points, device, replicates, seed));
   }
   // The point that sets B: the fastest of those B used (B is their envelope).
   const Point* best = fastest(used, &Point::bytes);
@@ -291,11 +300,13 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
       g.bandwidth_from = describe(used);
       const auto peak_used = peak_points_used(obs, g.fit->estimate);
       g.peak_from = describe(peak_used);
+      g.peak_points = indices_in(r, peak_used);
+      g.bandwidth_points = indices_in(r, used);
       if (const Point* best = fastest(peak_used, &Point::flops)) g.peak_best = describe({best});
     } catch (const FitError& e) {
       g.not_fitted = std::string("not fitted: ") + e.what();
     }
-    set_mixes(g, obs, used, device, replicates, seed);
+    set_mixes(r, g, obs, used, device, replicates, seed);
     if (const MixRoof* read = g.mix_roof(TrafficMix::kReadOnly)) {
       g.read_bandwidth = read->roof;
       g.read_bandwidth_from = obs.read_from;
@@ -304,6 +315,7 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
       g.matrix = MatrixRoofFit{};
       g.matrix->peak = fit_envelope(obs.matrix, replicates, seed);
       g.matrix->from = obs.matrix_from;
+      g.matrix->points = indices_in(r, obs.matrix_points);
       const auto best = std::max_element(
           obs.matrix.begin(), obs.matrix.end(),
           [](const Observation& x, const Observation& y) { return x.rate() < y.rate(); });

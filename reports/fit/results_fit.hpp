@@ -26,6 +26,7 @@ struct MatrixRoofFit {
   std::string read_bandwidth_dtype;
   std::optional<double> ridge, read_ridge;
   Interval ridge_ci, read_ridge_ci;
+  std::vector<std::size_t> points;  // the GEMMs it is the envelope of (indices, as below)
 };
 
 // The envelope of one traffic mix's points (fit_envelope over their byte rates): B_1:1, B_2:1,
@@ -38,6 +39,7 @@ struct MixRoof {
   // The point that sets it stores into lines it never read on a write-allocate CPU: its counted
   // bytes, and so the roof, are a lower bound of what the memory moved.
   bool lower_bound = false;
+  std::vector<std::size_t> points;  // the mix's points (indices, as GroupFit's)
 };
 
 struct GroupFit {
@@ -62,6 +64,10 @@ struct GroupFit {
   const MixRoof* mix_roof(TrafficMix m) const;
   double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
   std::optional<MatrixRoofFit> matrix;  // P_matrix, where a GEMM ran on matrix units
+  // The points P and B are the envelopes of, as indices into the points of the Results that
+  // fit_results was given (analyze gives it one group's, in file order): what a point above
+  // them is held against round by round (fit/above_roof.hpp).
+  std::vector<std::size_t> peak_points, bandwidth_points;
   // P_vector's ridge I* = P/B is fit->estimate.roof.ridge_point(); the matrix roof min(P_matrix,
   // I·B) when both P_matrix and B are known.
   std::optional<Roof> matrix_roof() const;

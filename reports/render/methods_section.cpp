@@ -135,8 +135,13 @@ std::string points_above_roofs() {
       "of its space × dtype, B the memory roof of its traffic mix (B, B_read or B_write; the "
       "highest of them for a kernel of no mix; byte/s against it for points without FLOPs), is "
       "listed; a working set that a cache holds is the known reason, anything else should not "
-      "happen. Apart: every point whose own {confidence} % interval (the bootstrap of its median) "
-      "lies above the top of its roof's interval, beyond noise. Library GEMMs on tensor or matrix "
+      "happen, unless the machine's speed changed between rounds: in a file swept in rounds, a "
+      "point is also held against the roof's points round by round (in each round it shared with "
+      "them, its rate over the fastest of theirs; the median over those rounds), and one within "
+      "{margin:g} % of them there is above the roof only because its median and the roof's came "
+      "from different phases. Apart: every point whose own {confidence} % interval (the bootstrap "
+      "of its median) lies above the top of its roof's interval, and which is above the roof's "
+      "points round by round too, beyond noise. Library GEMMs on tensor or matrix "
       "units are held against the matrix roof min(P_matrix, I·B) instead.\n",
       fmt::arg("margin", 100 * kAboveRoofMargin), fmt::arg("confidence", kConfidencePercent));
 }

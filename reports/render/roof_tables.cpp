@@ -247,9 +247,11 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
         "intensity (the memory roof of their traffic mix: B for kernels that read and write, "
         "B_read or B_write for one direction, the highest of them for kernels of no mix; "
         "P_matrix for GEMMs on tensor or matrix units): {} without a known reason, {} with one "
-        "(a cache-resident working set, which the DRAM roof does not bound, or a point inside "
-        "the roof's own {} interval).\n\n",
-        100 * kAboveRoofMargin, n_unexplained, n_explained, confidence_label());
+        "(a cache-resident working set, which the DRAM roof does not bound; a point within {:.0f} "
+        "% of the roof's points in the rounds they shared, above it only because the machine's "
+        "speed changed between rounds; or a point inside the roof's own {} interval).\n\n",
+        100 * kAboveRoofMargin, n_unexplained, n_explained, 100 * kAboveRoofMargin,
+        confidence_label());
     md += "| file | point | measured | roof there | ratio | reason |\n|---|---|---|---|---|---|\n" +
           unexplained + explained + "\n";
   }
