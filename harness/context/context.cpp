@@ -11,9 +11,11 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include "backends/host/cpu_info.hpp"
+#include "backends/host/host_clock.hpp"
 #include "backends/spaces.hpp"
 #include "core/profiles_root.hpp"
 #include "core/units.hpp"
@@ -134,6 +136,11 @@ MachineContext machine_context() {
                  {"configuration", config.str()}};
   host::CpuDescription cpu = host::describe_cpu();
   j["cpu"] = std::move(cpu.recorded);
+  const json& threads = j["cpu"]["threads"];
+  host::record_measured_clock(j["cpu"],
+                              threads.is_number_integer()
+                                  ? threads.get<int>()
+                                  : static_cast<int>(std::thread::hardware_concurrency()));
   facts.cpu_caches = std::move(cpu.caches);
   facts.cpu_caches_incomplete = cpu.caches_incomplete;
   j["memory"] = meminfo(facts.available_memory_bytes);
@@ -190,6 +197,13 @@ std::string format_context(const json& c) {
         fmt::format("  L{} {:<11} {:>9}  shared by {} thread(s)\n", cache["level"].get<int>(),
                     cache["type"].get<std::string>(), bytes_text(cache["size_bytes"].get<double>()),
                     cache["shared_by_threads"].get<int>());
+  if (cpu.contains("measured_clock") && cpu["measured_clock"].is_object())
+    s += fmt::format("  clock {:.0f} MHz measured (threads {:.0f}-{:.0f} MHz)\n",
+                     cpu["measured_clock"]["mhz"].get<double>(),
+                     cpu["measured_clock"]["low_mhz"].get<double>(),
+                     cpu["measured_clock"]["high_mhz"].get<double>());
+  else if (cpu.contains("measured_clock_unavailable"))
+    s += "  clock not measured: " + cpu["measured_clock_unavailable"].get<std::string>() + "\n";
   if (cpu.contains("caches_source"))
     s += fmt::format("  (caches from {}{})\n", cpu["caches_source"].get<std::string>(),
                      cpu.contains("caches_incomplete")
