@@ -113,6 +113,14 @@ void read_measured(const std::string& file, const json& j, const std::string& at
                      "gives an intensity (flops / bytes) that is not a finite positive number");
   r.number("intensity", false);  // checked for sanity (copy/fill: 0), not used
   p.telemetry = read_telemetry(file, j, at);
+  if (j.contains("observed") && j["observed"].is_object()) {
+    const Reader observed(file, j["observed"], r.where("observed"));
+    if (const std::optional<double> mhz = observed.number("sm_clock_mhz", true)) {
+      if (*mhz > 1e5)
+        throw InputError(file, observed.where("sm_clock_mhz"), "must be at most 100000 MHz");
+      p.kernel_clock_mhz = *mhz;
+    }
+  }
   read_cpu_wait(file, j, at, p);
 }
 

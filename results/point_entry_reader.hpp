@@ -34,6 +34,7 @@ struct PointEntryRead {
   double median_s = 0;
   std::optional<double> intensity, flops_per_s, bytes_per_s;
   std::optional<PointTelemetry> telemetry;  // GPU points with NVML only
+  std::optional<double> kernel_clock_mhz;   // observed.sm_clock_mhz, where the kernel counted it
   std::optional<double> cpu_wait_share;     // nullopt when not recorded
   int busy_samples = 0;
   int cpu_wait_threads = 0;

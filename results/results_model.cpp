@@ -48,6 +48,7 @@ Point to_point(PointEntryRead read) {
     p.bytes_per_s = read.bytes_per_s;
     p.intensity = read.intensity;
     p.telemetry = std::move(read.telemetry);
+    p.kernel_clock_mhz = read.kernel_clock_mhz;
     p.cpu_wait_share = read.cpu_wait_share;
     p.busy_samples = read.busy_samples;
     p.cpu_wait_threads = read.cpu_wait_threads;
@@ -147,6 +148,15 @@ Results parse_results(const std::string& text, const std::string& file) {
     res.cpu_threads = to_count(cpu.number("threads", true), 0);
     if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
     res.caches_incomplete = cpu.str("caches_incomplete", false);
+    if (cpu.has("measured_clock")) {
+      if (!ctx["cpu"]["measured_clock"].is_object())
+        throw InputError(file, "context.cpu.measured_clock", "must be an object or null");
+      const Reader clock(file, ctx["cpu"]["measured_clock"], "context.cpu.measured_clock");
+      const std::optional<double> mhz = clock.number("mhz", true);
+      if (!mhz) throw InputError(file, clock.where("mhz"), "missing required field");
+      if (*mhz > 1e5) throw InputError(file, clock.where("mhz"), "must be at most 100000 MHz");
+      res.cpu_clock_mhz = *mhz;
+    }
     if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
       const json& caches = ctx["cpu"]["caches"];
       if (caches.size() > kMaxContextEntries)

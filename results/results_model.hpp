@@ -50,6 +50,9 @@ struct Point {
   std::string skipped_reason;
   nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
   std::optional<PointTelemetry> telemetry;           // GPU points with NVML only
+  // observed.sm_clock_mhz: the clock the kernel itself counted (GPU peak and ladder kernels'
+  // clock stamps); nullopt where it counted none.
+  std::optional<double> kernel_clock_mhz;
   // How long the process's threads waited for a CPU during the samples (schema 1.3, Linux):
   // the median share over the samples and how many samples waited 5 % or more; nullopt when
   // not recorded.
@@ -83,6 +86,9 @@ struct Results {
   // context.cpu's cores and threads (0 when not recorded) and whether the CPU has AVX-512 (its
   // avx512f flag; nullopt when not recorded): what CPU spec sheets are matched on with the model.
   int cpu_cores = 0, cpu_threads = 0;
+  // context.cpu.measured_clock.mhz: the host's clock under load, measured by the harness
+  // (backends/host/host_clock.hpp); nullopt in files without it or where it was withheld.
+  std::optional<double> cpu_clock_mhz;
   std::optional<bool> cpu_avx512;
   std::vector<CacheInfo> caches;
   // context.cpu.caches_incomplete: why `caches` lacks a level the CPU has (an L3 CPUID gave no

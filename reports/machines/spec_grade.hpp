@@ -15,16 +15,21 @@ namespace ridgeline {
 inline constexpr double kAboveSheetFactor = 1.05;
 
 struct SpecGrade {
-  std::optional<SpecPeak> vector_peak;    // the sheet's vector figure for the group's dtype
-  std::optional<SpecPeak> matrix_peak;    // its matrix figure (only where a GEMM ran on one)
-  std::optional<double> p_fraction;       // P / (vector figure × peak_share)
-  bool p_above_sheet = false;             // p_fraction beyond kAboveSheetFactor
+  std::optional<SpecPeak> vector_peak;  // the sheet's vector figure for the group's dtype
+  std::optional<SpecPeak> matrix_peak;  // its matrix figure (only where a GEMM ran on one)
+  std::optional<double> p_fraction;     // P / (vector figure × peak_share)
+  // At the measured clock: P / (vector figure × peak_share × measured / the sheet's clock), where
+  // both clocks are known. Sheets assume one clock for every machine of a name; a VM's cores ran
+  // 3.6 GHz against its sheet's 3.1.
+  std::optional<double> clock_mhz, p_fraction_at_clock;
+  bool p_above_sheet = false;  // p_fraction_at_clock (else p_fraction) beyond kAboveSheetFactor
   std::optional<double> matrix_fraction;  // P_matrix / matrix figure
   double b_fraction = 0;                  // B / the sheet's memory bandwidth
 };
 
 // `gf` must have a fit. `peak_share`: the part of the sheet's P the group's space can reach
-// (render/spec_scope.hpp).
-SpecGrade grade_against_sheet(const GroupFit& gf, const MachineProfile& profile, double peak_share);
+// (render/spec_scope.hpp); `measured_clock_mhz`: the clock the space ran at, where measured.
+SpecGrade grade_against_sheet(const GroupFit& gf, const MachineProfile& profile, double peak_share,
+                              std::optional<double> measured_clock_mhz = std::nullopt);
 
 }  // namespace ridgeline

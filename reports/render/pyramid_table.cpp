@@ -131,10 +131,14 @@ void memory_pyramid(std::string& md, const std::vector<FileAnalysis>& files,
             // A host's SRAM is a buffer that stays in L1d: its limit is the L1's.
             const LevelLimit* l = sheet.level_limit(t.level);
             if (!l && t.level == "SRAM" && !device) l = sheet.level_limit("L1");
+            // At the clock the space was measured at where known (per-clock limits scale
+            // with it), else the sheet's.
+            const double mhz = scope.measured_clock_mhz.value_or(sheet.clock_mhz);
             if (l) {
-              limit_bps = l->at(scope.units, sheet.clock_mhz);
-              limit = format_bytes_per_s(limit_bps) + " (" +
-                      md_text(l->formula(scope.units, sheet.clock_mhz)) + ")";
+              limit_bps = l->at(scope.units, mhz);
+              limit = format_bytes_per_s(limit_bps) + " (" + md_text(l->formula(scope.units, mhz)) +
+                      (scope.measured_clock_mhz && l->bytes_per_clock > 0 ? ", measured" : "") +
+                      ")";
             }
           }
         }

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
+#include "core/stats.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/machines/host_match.hpp"
 #include "reports/render/markdown_text.hpp"
@@ -26,6 +29,16 @@ std::string no_sheet_line(const HostFacts& host, const HostMatch& match) {
   return "no machine sheet matches this host (" + md_text(describe_host(host)) + "; " + why + ")";
 }
 
+// The median clock the space's peak kernels counted (GPUs), nullopt when none did.
+std::optional<double> kernel_clock(const Results& r, const std::string& space) {
+  std::vector<double> mhz;
+  for (const Point& p : r.points)
+    if (p.space == space && p.family == "peak" && p.verified && p.kernel_clock_mhz)
+      mhz.push_back(*p.kernel_clock_mhz);
+  if (mhz.empty()) return std::nullopt;
+  return std::round(median(mhz));
+}
+
 }  // namespace
 
 SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
@@ -39,6 +52,7 @@ SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
     if (s.profile)
       s.units = info && info->device && info->device->units > 0 ? info->device->units
                                                                 : s.profile->compute_units;
+    s.measured_clock_mhz = kernel_clock(f.results, space);
     return s;
   }
   const HostFacts host = host_facts(f.results);
@@ -48,6 +62,7 @@ SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
     return s;
   }
   s.profile = match.profile;
+  if (f.results.cpu_clock_mhz) s.measured_clock_mhz = std::round(*f.results.cpu_clock_mhz);
   const int units = s.profile->compute_units;
   const SpaceInfo* info = f.results.find_space(space);
   const int used = info ? info->concurrency : units;

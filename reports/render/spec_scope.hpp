@@ -20,6 +20,10 @@ struct SpecScope {
   // The units (SMs, CUs, cores) this space runs on: a GPU's SMs as its context records them
   // (else the sheet's), a host space's threads up to the sheet's cores. 0 without a sheet.
   int units = 0;
+  // The clock the space ran at, measured: a host's cores (context.cpu.measured_clock), a GPU's
+  // SMs as its peak kernels counted them (the median of their observed.sm_clock_mhz); nullopt
+  // where the file has none; in whole MHz. Limits per clock and the vector peak are graded at it.
+  std::optional<double> measured_clock_mhz;
 };
 
 SpecScope spec_scope(const FileAnalysis& f, const std::string& space,

@@ -162,10 +162,14 @@ std::string spec_line(const std::string& dtype, const MachineProfile& profile,
     line += "no " + md_text(dtype) + " vector peak listed, ";
   if (grade.matrix_peak) line += "matrix " + spec_text(*grade.matrix_peak) + ", ";
   return line +
-         fmt::format("memory {}{}; clock assumed: {}{}. Source: {}\n",
+         fmt::format("memory {}{}; clock assumed: {}{}{}. Source: {}\n",
                      format_bytes_per_s(profile.bandwidth), units_text(profile),
                      md_text(profile.clock_assumed),
                      profile.clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile.clock_mhz) : "",
+                     grade.clock_mhz ? fmt::format("; measured in this run: {:.0f} MHz, which "
+                                                   "the sheet's figures are also graded at",
+                                                   *grade.clock_mhz)
+                                     : "",
                      md_text(profile.source));
 }
 
@@ -181,6 +185,9 @@ SheetShares shares_of(const GroupFit& gf, const SpecScope& scope, const SpecGrad
   shares.p = grade.p_fraction ? pct(*grade.p_fraction) : "not on sheet";
   if (grade.vector_peak && scope.peak_share < 1)
     shares.p += fmt::format(" of {}", format_flops(grade.vector_peak->flops * scope.peak_share));
+  if (grade.p_fraction_at_clock)
+    shares.p += fmt::format(" ({} at the measured {:.0f} MHz)", pct(*grade.p_fraction_at_clock),
+                            *grade.clock_mhz);
   if (grade.p_above_sheet) shares.p += " **above the sheet**";
   shares.b = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
                                               : pct(grade.b_fraction);
@@ -201,7 +208,8 @@ SheetShares graded_shares(SummaryParts& parts, const FileAnalysis& f, const Grou
     return none;
   }
   const MachineProfile& profile = *scope.profile;
-  const SpecGrade grade = grade_against_sheet(gf, profile, scope.peak_share);
+  const SpecGrade grade =
+      grade_against_sheet(gf, profile, scope.peak_share, scope.measured_clock_mhz);
   if (parts.listed_specs.insert(profile.id + "/" + gf.dtype).second)
     parts.specs += spec_line(gf.dtype, profile, grade);
   return shares_of(gf, scope, grade);

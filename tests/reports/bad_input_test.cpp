@@ -76,6 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"rounds_not_per_sample", "json", "\"samples\":[",
                  "\"sample_rounds\":[0],\"samples\":[",
                  "points[0].sample_rounds: must be an array with one round per sample"},
+        BadInput{"negative_clock", "json", "\"cpu\":{", "\"cpu\":{\"measured_clock\":{\"mhz\":-5},",
+                 "context.cpu.measured_clock.mhz: must be positive"},
         BadInput{"huge_number", "json", "\"samples\":[", "\"samples\":[1e999,", "number overflow"},
         BadInput{"string_number", "json",
                  "\"flops\":", "\"flops\":\"many\",\"x\":", "points[0].flops: must be a number"},

@@ -8,6 +8,7 @@
 #include "reports/machines/machine_profile.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/pyramid_table.hpp"
+#include "reports/render/summary_tables.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
@@ -42,7 +43,8 @@ TEST(MemoryPyramid, EachLevelAgainstItsSheetLimitWithTheRatio) {
   std::string md;
   memory_pyramid(md, files, sheets);
   ASSERT_NE(md.find("## Memory pyramid"), std::string::npos) << md;
-  // L1: its plateau against 128 B/clk × 132 SMs × 1980 MHz.
+  // L1: its plateau against 128 B/clk × 132 SMs × 1980 MHz, the clock the peak kernels counted
+  // (1979.4-1982.8 MHz; the sheet's boost clock is 1980 too).
   double l1 = 0;
   for (const auto& g : files[0].groups)
     for (const auto& sweep : g.levels)
@@ -51,13 +53,36 @@ TEST(MemoryPyramid, EachLevelAgainstItsSheetLimitWithTheRatio) {
   ASSERT_GT(l1, 0);
   const std::string l1_row = row_of(md, "L1");
   EXPECT_NE(l1_row.find("| 256 KiB |"), std::string::npos) << l1_row;
-  EXPECT_NE(l1_row.find("128 B/clk × 132 units × 1980 MHz"), std::string::npos) << l1_row;
+  EXPECT_NE(l1_row.find("128 B/clk × 132 units × 1980 MHz, measured"), std::string::npos) << l1_row;
   EXPECT_NE(l1_row.find(pct(l1 / (128.0 * 132 * 1980e6))), std::string::npos) << l1_row;
   // The L2 has no published limit; device memory is the fitted B against memory.bandwidth.
   EXPECT_NE(row_of(md, "L2").find("not on sheet"), std::string::npos) << md;
   const std::string memory = row_of(md, "device memory");
   EXPECT_NE(memory.find("(memory.bandwidth)"), std::string::npos) << memory;
   EXPECT_EQ(row_of(md, "SRAM"), "");  // this run had no scratch probe: no row, nothing made up
+}
+
+// The vector P graded at the clock its peak kernels counted, beside the sheet as it is; without
+// those clocks (a file before they were recorded) the sheet alone.
+TEST(MemoryPyramid, ThePeakIsGradedAtTheClockItsKernelsCounted) {
+  const auto sheets = load_machine_profiles(kSource + "/profiles/machines");
+  std::string md;
+  summary_tables(md, h200(0), sheets);
+  EXPECT_NE(md.find("| Cuda | fp32 | 95.0 % (95.0 % at the measured 1980 MHz) |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("measured in this run: 1980 MHz"), std::string::npos) << md;
+
+  nlohmann::json doc;
+  std::ifstream(kSource + "/reports/samples/h200/results.json") >> doc;
+  for (auto& p : doc["points"])
+    if (p.contains("observed") && p["observed"].is_object()) p["observed"].erase("sm_clock_mhz");
+  std::vector<FileAnalysis> unclocked;
+  unclocked.push_back(analyze(parse_results(doc.dump(), "h200.json"), 200));
+  std::string plain;
+  summary_tables(plain, unclocked, sheets);
+  EXPECT_NE(plain.find("| Cuda | fp32 | 95.0 % |"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("at the measured"), std::string::npos) << plain;
 }
 
 TEST(MemoryPyramid, ADeviceWithoutASheetHasNoLimits) {

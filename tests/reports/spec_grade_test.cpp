@@ -49,6 +49,33 @@ TEST(SpecGrade, APBeyondTheSheetByMoreThanNoiseIsFlagged) {
   EXPECT_TRUE(grade_against_sheet(fitted(1.06 * 200e9, 80e9), sheet(), 0.5).p_above_sheet);
 }
 
+// A sheet assumes one clock for every machine of its name; a VM of the Zen 5 sheet (3100 MHz) ran
+// its FMA pipes at 3.6 GHz. At the measured clock the sheet's per-clock figure is what P is held
+// against, and a P above the sheet only by its clock is not flagged.
+TEST(SpecGrade, AtTheMeasuredClockTheSheetScalesWithIt) {
+  MachineProfile s = sheet();
+  s.clock_mhz = 2000;
+  const GroupFit g = fitted(1.15 * 400e9, 80e9);
+  const SpecGrade at_sheet = grade_against_sheet(g, s, 1.0);
+  EXPECT_NEAR(*at_sheet.p_fraction, 1.15, 1e-9);
+  EXPECT_FALSE(at_sheet.p_fraction_at_clock);
+  EXPECT_TRUE(at_sheet.p_above_sheet);
+
+  const SpecGrade at_clock = grade_against_sheet(g, s, 1.0, 2300.0);
+  EXPECT_NEAR(*at_clock.p_fraction, 1.15, 1e-9) << "the sheet as it is, still";
+  ASSERT_TRUE(at_clock.p_fraction_at_clock);
+  EXPECT_NEAR(*at_clock.p_fraction_at_clock, 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(*at_clock.clock_mhz, 2300);
+  EXPECT_FALSE(at_clock.p_above_sheet);
+  // Above the sheet at the measured clock too: flagged.
+  EXPECT_TRUE(grade_against_sheet(fitted(1.3 * 400e9, 80e9), s, 1.0, 2300.0).p_above_sheet);
+  // Half the units at the measured clock: the share and the clock both scale the figure.
+  EXPECT_NEAR(*grade_against_sheet(fitted(230e9, 80e9), s, 0.5, 2300.0).p_fraction_at_clock, 1.0,
+              1e-9);
+  // A sheet that names no clock cannot be scaled.
+  EXPECT_FALSE(grade_against_sheet(g, sheet(), 1.0, 2300.0).p_fraction_at_clock);
+}
+
 TEST(SpecGrade, PMatrixAgainstTheDenseMatrixFigure) {
   GroupFit g = fitted(300e9, 80e9);
   g.matrix = MatrixRoofFit{};
