@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "core/stats.hpp"
-
 #include "reports/fit/roof_roles.hpp"
 #include "reports/fit/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
@@ -20,8 +19,8 @@ struct PointRoof {
   Roof roof{0, 0}, high{0, 0};
   std::string memory_name;  // the memory roof's name
   bool matrix = false;
-  // The points each side is the envelope of (indices into the file's points); empty where the
-  // side is not an envelope of this file's points (B_read of another dtype).
+  // The points each side is the envelope of (indices into the group's points, as the fits give
+  // them); empty where the side is no envelope of the group's own points (another dtype's B).
   std::vector<std::size_t> peak_points, memory_points;
 };
 
