@@ -10,8 +10,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -86,27 +84,6 @@ ThreadClock measure_thread(std::uint64_t& sink) {
   return c;
 }
 
-// The online CPUs ("0-3,8" in sysfs); empty where sysfs does not say.
-std::vector<int> online_cpus() {
-  std::ifstream in("/sys/devices/system/cpu/online");
-  std::string list;
-  std::getline(in, list);
-  std::vector<int> cpus;
-  std::stringstream items(list);
-  for (std::string item; std::getline(items, item, ',');) {
-    int lo = 0, hi = 0;
-    const auto dash = item.find('-');
-    try {
-      lo = std::stoi(item.substr(0, dash));
-      hi = dash == std::string::npos ? lo : std::stoi(item.substr(dash + 1));
-    } catch (const std::exception&) {
-      return {};
-    }
-    for (int c = lo; c <= hi && cpus.size() < 4096; ++c) cpus.push_back(c);
-  }
-  return cpus;
-}
-
 // Pins the calling thread to `cpu`. A thread inherits its creator's binding: under
 // OMP_PROC_BIND the main thread is bound to one CPU, and every measuring thread would share it.
 // Where the pin is not allowed (a cpuset without that CPU), the thread stays as it was.
@@ -151,13 +128,12 @@ std::optional<MeasuredClock> clock_from(const std::vector<ThreadClock>& threads,
   return m;
 }
 
-std::optional<MeasuredClock> measure_clock(int threads, std::string& why) {
+std::optional<MeasuredClock> measure_clock(const std::vector<int>& cpus, std::string& why) {
   if (!kHasChains) {
     why = "no clock chain for this ISA (x86-64 only)";
     return std::nullopt;
   }
-  threads = std::max(threads, 1);
-  const std::vector<int> cpus = online_cpus();
+  const int threads = std::max(static_cast<int>(cpus.size()), 1);
   std::vector<ThreadClock> clocks(static_cast<std::size_t>(threads));
   std::vector<std::uint64_t> sinks(clocks.size(), 1);
   std::atomic<int> ready{0};
@@ -175,9 +151,9 @@ std::optional<MeasuredClock> measure_clock(int threads, std::string& why) {
   return clock_from(clocks, why);
 }
 
-void record_measured_clock(nlohmann::json& cpu, int threads) {
+void record_measured_clock(nlohmann::json& cpu, const std::vector<int>& cpus) {
   std::string why;
-  const std::optional<MeasuredClock> m = measure_clock(threads, why);
+  const std::optional<MeasuredClock> m = measure_clock(cpus, why);
   if (!m) {
     cpu["measured_clock"] = nullptr;
     cpu["measured_clock_unavailable"] = why;
@@ -190,7 +166,8 @@ void record_measured_clock(nlohmann::json& cpu, int threads) {
       {"high_mhz", mhz(m->high_mhz)},
       {"threads", m->threads},
       {"method",
-       "every thread at once, each on its own CPU: dependent register adds (1 clock each) and "
+       "one thread per CPU this process owns, all at once, each pinned to its CPU: dependent "
+       "register adds (1 clock each) and "
        "dependent imuls (3 clocks each), which must agree within 10 %; per thread the faster, "
        "then the median thread"}};
 }

@@ -1,12 +1,13 @@
 #pragma once
 // The clock the host's cores run at, measured, not read: /proc/cpuinfo's "cpu MHz" is the
 // nominal frequency in many VMs (2096 MHz on the Zen 5 development VM, whose FMA pipes ran at
-// ~3.59 GHz), and spec sheets assume one clock for every machine of a name. Every hardware thread
-// at once runs a chain of dependent register adds (one clock each on every x86-64 core; a register
-// operand, so no rename-stage folding of immediates) and a chain of dependent imuls (three clocks
-// each on Intel since Nehalem and AMD since Zen 1); the clock is the faster chain's rate.
-// The two chains must agree, or the measurement is withheld: were either latency not what is
-// assumed here (a CPU that folds adds, an imul of 4 clocks), they would differ by 25 % or more.
+// ~3.59 GHz), and spec sheets assume one clock for every machine of a name. One thread per CPU the
+// process may run on, all at once, runs a chain of dependent register adds (one clock each on every
+// x86-64 core; a register operand, so no rename-stage folding of immediates) and a chain of
+// dependent imuls (three clocks each on Intel since Nehalem and AMD since Zen 1); the clock is the
+// faster chain's rate. The two chains must agree, or the measurement is withheld: were either
+// latency not what is assumed here (a CPU that folds adds, an imul of 4 clocks), they would differ
+// by 25 % or more.
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,12 @@ struct MeasuredClock {
 // whose chains disagree).
 std::optional<MeasuredClock> clock_from(const std::vector<ThreadClock>& threads, std::string& why);
 
-// Runs the chains on `threads` threads at once (x86-64 only; elsewhere `why` says so).
-std::optional<MeasuredClock> measure_clock(int threads, std::string& why);
+// Runs the chains on one thread per CPU of `cpus` at once, each pinned to its CPU (one unpinned
+// thread when `cpus` is empty); x86-64 only, elsewhere `why` says so.
+std::optional<MeasuredClock> measure_clock(const std::vector<int>& cpus, std::string& why);
 
 // context.cpu.measured_clock: {"mhz", "low_mhz", "high_mhz", "threads", "method"}, or null (then
 // "measured_clock_unavailable" beside it says why).
-void record_measured_clock(nlohmann::json& cpu, int threads);
+void record_measured_clock(nlohmann::json& cpu, const std::vector<int>& cpus);
 
 }  // namespace ridgeline::host

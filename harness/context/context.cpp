@@ -11,7 +11,6 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <thread>
 #include <utility>
 
 #include "backends/host/cpu_info.hpp"
@@ -22,6 +21,7 @@
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/compat/kokkos_kernels_compat.hpp"
 #include "harness/context/memory_limit.hpp"
+#include "harness/mpi/cpu_binding.hpp"
 #include "provenance.hpp"
 
 namespace ridgeline {
@@ -136,11 +136,9 @@ MachineContext machine_context() {
                  {"configuration", config.str()}};
   host::CpuDescription cpu = host::describe_cpu();
   j["cpu"] = std::move(cpu.recorded);
-  const json& threads = j["cpu"]["threads"];
-  host::record_measured_clock(j["cpu"],
-                              threads.is_number_integer()
-                                  ? threads.get<int>()
-                                  : static_cast<int>(std::thread::hardware_concurrency()));
+  // The CPUs this process owns (an MPI rank's share), as main() found them before the OpenMP
+  // runtime pinned the main thread.
+  host::record_measured_clock(j["cpu"], allowed_cpus());
   facts.cpu_caches = std::move(cpu.caches);
   facts.cpu_caches_incomplete = cpu.caches_incomplete;
   j["memory"] = meminfo(facts.available_memory_bytes);
