@@ -53,6 +53,7 @@ SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
       s.units = info && info->device && info->device->units > 0 ? info->device->units
                                                                 : s.profile->compute_units;
     s.measured_clock_mhz = kernel_clock(f.results, space);
+    s.measured_clock_when = "by the peak kernels as they ran";
     return s;
   }
   const HostFacts host = host_facts(f.results);
@@ -62,7 +63,10 @@ SpecScope spec_scope(const FileAnalysis& f, const std::string& space,
     return s;
   }
   s.profile = match.profile;
-  if (f.results.cpu_clock_mhz) s.measured_clock_mhz = std::round(*f.results.cpu_clock_mhz);
+  if (f.results.cpu_clock_mhz) {
+    s.measured_clock_mhz = std::round(*f.results.cpu_clock_mhz);
+    s.measured_clock_when = "on every core at the run's start";
+  }
   const int units = s.profile->compute_units;
   const SpaceInfo* info = f.results.find_space(space);
   const int used = info ? info->concurrency : units;

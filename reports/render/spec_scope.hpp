@@ -24,6 +24,9 @@ struct SpecScope {
   // SMs as its peak kernels counted them (the median of their observed.sm_clock_mhz); nullopt
   // where the file has none; in whole MHz. Limits per clock and the vector peak are graded at it.
   std::optional<double> measured_clock_mhz;
+  // When it was measured: a host's at the run's start (the context), a GPU's as its peak kernels
+  // ran; the report says which, since P of a host was measured later in the run.
+  std::string measured_clock_when;
 };
 
 SpecScope spec_scope(const FileAnalysis& f, const std::string& space,

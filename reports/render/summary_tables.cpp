@@ -153,7 +153,7 @@ std::string units_text(const MachineProfile& profile) {
 
 // One line of the spec list: the sheet's figures for the dtype, its memory, clock and source.
 std::string spec_line(const std::string& dtype, const MachineProfile& profile,
-                      const SpecGrade& grade) {
+                      const SpecGrade& grade, const SpecScope& scope) {
   std::string line = fmt::format("- {} ({}{}): ", md_text(dtype), md_code(profile.name),
                                  profile.illustrative ? ", illustrative" : "");
   if (grade.vector_peak)
@@ -166,9 +166,9 @@ std::string spec_line(const std::string& dtype, const MachineProfile& profile,
                      format_bytes_per_s(profile.bandwidth), units_text(profile),
                      md_text(profile.clock_assumed),
                      profile.clock_mhz > 0 ? fmt::format(" ({:g} MHz)", profile.clock_mhz) : "",
-                     grade.clock_mhz ? fmt::format("; measured in this run: {:.0f} MHz, which "
+                     grade.clock_mhz ? fmt::format("; measured in this run ({}): {:.0f} MHz, which "
                                                    "the sheet's figures are also graded at",
-                                                   *grade.clock_mhz)
+                                                   scope.measured_clock_when, *grade.clock_mhz)
                                      : "",
                      md_text(profile.source));
 }
@@ -211,7 +211,7 @@ SheetShares graded_shares(SummaryParts& parts, const FileAnalysis& f, const Grou
   const SpecGrade grade =
       grade_against_sheet(gf, profile, scope.peak_share, scope.measured_clock_mhz);
   if (parts.listed_specs.insert(profile.id + "/" + gf.dtype).second)
-    parts.specs += spec_line(gf.dtype, profile, grade);
+    parts.specs += spec_line(gf.dtype, profile, grade, scope);
   return shares_of(gf, scope, grade);
 }
 
