@@ -4,13 +4,18 @@ each passes on the code it must pass and fails on the code it exists for (a ladd
 not recognise, a peak loop at 97 %, a rung unrolled unlike the others, an SRAM word accessed lane
 by lane, local memory)."""
 import os
+import re
+import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'backends',
                                 'cuda', 'tools'))
 import check_codegen as cc  # noqa: E402
+import fatbin  # noqa: E402
 
 FFMA, NOP, LDL = 0x223, 0x918, cc.LDL  # FFMA's low 9 bits are 0x023; 0x918 is no probe opcode
 
@@ -148,6 +153,67 @@ class Unrolling(unittest.TestCase):
         rungs = [('HalfFmaLadderProbe<fp16, K=64>', 64, 256), ('HalfFmaLadderProbe<fp16, K=512>', 512, 1024),
                  ('HalfFmaLadderProbe<fp16, K=1024>', 1024, 1024)]
         self.assertEqual(cc.unrolling_failures(rungs, 'HalfFmaLadderProbe<fp16, K=64>'), [])
+
+
+NVCC = shutil.which('nvcc') or ('/usr/local/cuda/bin/nvcc' if os.access('/usr/local/cuda/bin/nvcc', os.X_OK) else None)
+KERNELS = r"""
+__global__ void small(float* a) { a[threadIdx.x] *= 2.f; }
+__global__ void wide(double* a, int n) {
+  double s[24];
+#pragma unroll
+  for (int i = 0; i < 24; ++i) s[i] = a[i * n + threadIdx.x];
+  double t = 0;
+#pragma unroll
+  for (int j = 0; j < 24; ++j)
+    for (int i = 0; i < 24; ++i) t += s[i] * s[(i + j) % 24];
+  a[threadIdx.x] = t;
+}
+"""
+
+
+@unittest.skipUnless(NVCC, 'no nvcc: the fat-binary reader is checked where the CUDA toolkit is')
+class FatbinReader(unittest.TestCase):
+    """fatbin.py reads the cubins of an object nvcc compiled (-c), and each kernel's registers from
+    the cubin's own records: the same counts ptxas prints, for two kernels of different sizes."""
+
+    def compile(self, *flags):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        src, obj = os.path.join(tmp, 'k.cu'), os.path.join(tmp, 'k.o')
+        open(src, 'w').write(KERNELS)
+        r = subprocess.run([NVCC, '-c', '-arch=sm_89', '-Xptxas', '-v', *flags, '-o', obj, src],
+                           capture_output=True, text=True, check=True)
+        ptxas, name = {}, None
+        for line in r.stderr.splitlines():
+            m = re.search(r"Compiling entry function '(\S+)'", line)
+            name = m.group(1) if m else name
+            m = re.search(r'Used (\d+) registers', line)
+            if m and name:
+                ptxas[name] = int(m.group(1))
+        return obj, ptxas
+
+    def test_registers_match_ptxas(self):
+        obj, ptxas = self.compile('--no-compress')
+        blobs = fatbin.cubins(fatbin.fatbin_section(obj), 89)
+        self.assertEqual(len(blobs), 1)
+        regs = {}
+        for b in blobs:
+            regs.update(fatbin.registers(b))
+        self.assertEqual(regs, ptxas)
+        self.assertGreater(ptxas['_Z4widePdi'], ptxas['_Z5smallPf'])
+        self.assertEqual(fatbin.cubins(fatbin.fatbin_section(obj), 90), [])  # no sm_90 code in it
+
+    def test_compressed_code_is_refused_with_the_reason(self):
+        obj, _ = self.compile('--no-compress')
+        data = bytearray(fatbin.fatbin_section(obj))
+        at = data.find(b'\x7fELF')
+        data[at:at + 4] = b'LZ4\0'  # what a compressed entry's payload looks like to the reader
+        with self.assertRaisesRegex(fatbin.FatbinError, 'compressed.*--no-compress'):
+            fatbin.cubins(bytes(data), 89)
+
+    def test_not_a_fat_binary(self):
+        with self.assertRaisesRegex(fatbin.FatbinError, 'not a fat binary'):
+            fatbin.cubins(b'\x01' * 32, 89)
 
 
 if __name__ == '__main__':

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Checks the compiled GPU probe kernels (the cubins `nvcc -keep` leaves) for what ridgeline relies
-on, without cuobjdump or nvdisasm (the toolkit here has neither): a small decoder of the 128-bit
+"""Checks the compiled GPU probe kernels (the cubins in a host object nvcc compiled, or those
+`nvcc -keep` leaves) for what ridgeline relies on, without cuobjdump or nvdisasm (the toolkit here has neither): a small decoder of the 128-bit
 Volta+ instruction words, calibrated on kernels of known content (sass_calibration.cu and the
 cases in the comments below), reads opcodes, load/store widths and branch targets.
 
   check_codegen.py [--arch sm_90] KEEP_DIR [PTXAS_LOG]
+  check_codegen.py [--arch sm_90] --object plan.o   # the cubins of that arch inside the object
 
 Per probe kernel it prints: loads issued before the first store, load widths, the FMA share of the
 hottest loop's instructions, local-memory (spill) instructions, and registers (from the ptxas
-log). It exits 1 if any of these fails:
+log, else from the cubin's own .nv.info records). It exits 1 if any of these fails:
   - a streaming kernel's hot loop (the loop with the most 16-byte loads) has fewer 16-byte loads
     than a thread's round (4 vectors of 16 bytes per input array), or loads fewer bytes before its
     first store than a round holds: each thread must have its whole round in flight;
@@ -31,9 +32,11 @@ import os
 import re
 import struct
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
+import fatbin  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
 
@@ -215,17 +218,34 @@ def ptxas_registers(log):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--arch', default='sm_90')
-    ap.add_argument('keep_dir')
+    ap.add_argument('--object', help='a host object nvcc compiled: read the arch\'s cubins in it')
+    ap.add_argument('keep_dir', nargs='?')
     ap.add_argument('ptxas_log', nargs='?')
     args = ap.parse_args()
-    kernels = {}
-    for cubin in sorted(glob.glob(os.path.join(args.keep_dir, '*.cubin'))):
-        for name, code in cubin_text_sections(cubin):
-            kernels[name] = code
+    if bool(args.object) == bool(args.keep_dir):
+        ap.error('give KEEP_DIR or --object')
+    kernels, regs = {}, {}
+    if args.object:
+        try:
+            blobs = fatbin.cubins(fatbin.fatbin_section(args.object), fatbin.arch_number(args.arch))
+        except fatbin.FatbinError as e:
+            print(f'check_codegen.py: {e}', file=sys.stderr)
+            return 2
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, blob in enumerate(blobs):
+                path = os.path.join(tmp, f'{i}.cubin')
+                with open(path, 'wb') as f:
+                    f.write(blob)
+                kernels.update(cubin_text_sections(path))
+                regs.update(fatbin.registers(blob))
+    else:
+        for cubin in sorted(glob.glob(os.path.join(args.keep_dir, '*.cubin'))):
+            kernels.update(cubin_text_sections(cubin))
     if not kernels:
-        print(f'no cubins in {args.keep_dir}', file=sys.stderr)
+        print(f'no {args.arch} cubins in {args.object or args.keep_dir}', file=sys.stderr)
         return 2
-    regs = ptxas_registers(args.ptxas_log) if args.ptxas_log else {}
+    if args.ptxas_log:
+        regs = ptxas_registers(args.ptxas_log)
     names = demangle(sorted(kernels))
     rows, failures = [], []
     for mangled, dn in names.items():
