@@ -63,6 +63,79 @@ Point to_point(PointEntryRead read) {
   return p;
 }
 
+// The machine a context describes (a results file's `context`, or `ridgeline info --json` whole):
+// host, CPU and spaces; `prefix` begins the fields errors name ("context." in a results file).
+void read_context(Results& res, const std::string& file, const std::string& prefix) {
+  const json& ctx = res.context;
+  if (ctx.contains("host") && ctx["host"].is_object())
+    res.hostname = Reader(file, ctx["host"], prefix + "host").str("hostname", false);
+  if (res.hostname.empty()) res.hostname = "unknown-host";
+  if (ctx.contains("cpu") && ctx["cpu"].is_object()) {
+    const Reader cpu(file, ctx["cpu"], prefix + "cpu");
+    res.cpu_model = cpu.str("model", false);
+    res.cpu_cores = to_count(cpu.number("cores", true), 0);
+    res.cpu_threads = to_count(cpu.number("threads", true), 0);
+    if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
+    res.caches_incomplete = cpu.str("caches_incomplete", false);
+    if (cpu.has("measured_clock")) {
+      if (!ctx["cpu"]["measured_clock"].is_object())
+        throw InputError(file, prefix + "cpu.measured_clock", "must be an object or null");
+      const Reader clock(file, ctx["cpu"]["measured_clock"], prefix + "cpu.measured_clock");
+      const std::optional<double> mhz = clock.number("mhz", true);
+      if (!mhz) throw InputError(file, clock.where("mhz"), "missing required field");
+      if (*mhz > 1e5) throw InputError(file, clock.where("mhz"), "must be at most 100000 MHz");
+      res.cpu_clock_mhz = *mhz;
+    }
+    if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
+      const json& caches = ctx["cpu"]["caches"];
+      if (caches.size() > kMaxContextEntries)
+        throw InputError(file, prefix + "cpu.caches",
+                         "has more than " + std::to_string(kMaxContextEntries) + " entries");
+      for (std::size_t i = 0; i < caches.size(); ++i) {
+        const std::string at = prefix + "cpu.caches[" + std::to_string(i) + "]";
+        if (!caches[i].is_object()) throw InputError(file, at, "must be an object");
+        const Reader c(file, caches[i], at);
+        CacheInfo info;
+        info.level = to_count(c.number("level", true), 0);
+        info.type = c.str("type", false);
+        info.size_bytes = c.number("size_bytes", true).value_or(0);
+        info.shared_by_threads = std::max(1, to_count(c.number("shared_by_threads", true), 1));
+        info.instances = to_count(c.number("instances", false), 0);
+        if (info.level > 0 && info.size_bytes > 0 && info.type != "instruction")
+          res.caches.push_back(info);
+      }
+    }
+  }
+  if (ctx.contains("spaces") && ctx["spaces"].is_array()) {
+    const json& spaces = ctx["spaces"];
+    if (spaces.size() > kMaxContextEntries)
+      throw InputError(file, prefix + "spaces",
+                       "has more than " + std::to_string(kMaxContextEntries) + " entries");
+    for (std::size_t i = 0; i < spaces.size(); ++i) {
+      const std::string at = prefix + "spaces[" + std::to_string(i) + "]";
+      if (!spaces[i].is_object()) throw InputError(file, at, "must be an object");
+      const Reader s(file, spaces[i], at);
+      SpaceInfo info;
+      info.name = s.str("name", true);
+      info.kind = s.str("kind", false);
+      info.concurrency = std::max(1, to_count(s.number("concurrency", true), 1));
+      if (s.has("device")) {
+        if (!spaces[i]["device"].is_object())
+          throw InputError(file, at + ".device", "must be an object or null");
+        const Reader d(file, spaces[i]["device"], at + ".device");
+        DeviceInfo dev;
+        dev.name = d.str("name", false);
+        dev.l2_bytes = d.number("l2_bytes", false).value_or(0);
+        dev.l1_per_unit_bytes = d.number("l1_per_unit_bytes", false).value_or(0);
+        dev.llc_bytes = d.number("llc_bytes", false).value_or(0);
+        dev.units = to_count(d.number("compute_units", false), 0);
+        info.device = dev;
+      }
+      res.spaces.push_back(info);
+    }
+  }
+}
+
 }  // namespace
 
 std::string Point::param(const std::string& key) const {
@@ -80,6 +153,16 @@ std::string Results::device_name(const std::string& space) const {
   const SpaceInfo* s = find_space(space);
   if (s && s->device && !s->device->name.empty()) return s->device->name;
   return cpu_model;
+}
+
+const SpaceInfo* Results::measured_device() const {
+  for (const SpaceInfo& s : spaces) {
+    if (!s.device || s.device->name.empty()) continue;
+    if (points.empty() || std::any_of(points.begin(), points.end(),
+                                      [&s](const Point& p) { return p.space == s.name; }))
+      return &s;
+  }
+  return nullptr;
 }
 
 Results parse_results(const std::string& text, const std::string& file) {
@@ -137,74 +220,7 @@ Results parse_results(const std::string& text, const std::string& file) {
     if (res.mpi_mode != "concurrent" && res.mpi_mode != "isolated")
       throw InputError(file, "mpi.mode", "must be \"concurrent\" or \"isolated\"");
   }
-  const json& ctx = res.context;
-  if (ctx.contains("host") && ctx["host"].is_object())
-    res.hostname = Reader(file, ctx["host"], "context.host").str("hostname", false);
-  if (res.hostname.empty()) res.hostname = "unknown-host";
-  if (ctx.contains("cpu") && ctx["cpu"].is_object()) {
-    const Reader cpu(file, ctx["cpu"], "context.cpu");
-    res.cpu_model = cpu.str("model", false);
-    res.cpu_cores = to_count(cpu.number("cores", true), 0);
-    res.cpu_threads = to_count(cpu.number("threads", true), 0);
-    if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
-    res.caches_incomplete = cpu.str("caches_incomplete", false);
-    if (cpu.has("measured_clock")) {
-      if (!ctx["cpu"]["measured_clock"].is_object())
-        throw InputError(file, "context.cpu.measured_clock", "must be an object or null");
-      const Reader clock(file, ctx["cpu"]["measured_clock"], "context.cpu.measured_clock");
-      const std::optional<double> mhz = clock.number("mhz", true);
-      if (!mhz) throw InputError(file, clock.where("mhz"), "missing required field");
-      if (*mhz > 1e5) throw InputError(file, clock.where("mhz"), "must be at most 100000 MHz");
-      res.cpu_clock_mhz = *mhz;
-    }
-    if (ctx["cpu"].contains("caches") && ctx["cpu"]["caches"].is_array()) {
-      const json& caches = ctx["cpu"]["caches"];
-      if (caches.size() > kMaxContextEntries)
-        throw InputError(file, "context.cpu.caches",
-                         "has more than " + std::to_string(kMaxContextEntries) + " entries");
-      for (std::size_t i = 0; i < caches.size(); ++i) {
-        const std::string at = "context.cpu.caches[" + std::to_string(i) + "]";
-        if (!caches[i].is_object()) throw InputError(file, at, "must be an object");
-        const Reader c(file, caches[i], at);
-        CacheInfo info;
-        info.level = to_count(c.number("level", true), 0);
-        info.type = c.str("type", false);
-        info.size_bytes = c.number("size_bytes", true).value_or(0);
-        info.shared_by_threads = std::max(1, to_count(c.number("shared_by_threads", true), 1));
-        info.instances = to_count(c.number("instances", false), 0);
-        if (info.level > 0 && info.size_bytes > 0 && info.type != "instruction")
-          res.caches.push_back(info);
-      }
-    }
-  }
-  if (ctx.contains("spaces") && ctx["spaces"].is_array()) {
-    const json& spaces = ctx["spaces"];
-    if (spaces.size() > kMaxContextEntries)
-      throw InputError(file, "context.spaces",
-                       "has more than " + std::to_string(kMaxContextEntries) + " entries");
-    for (std::size_t i = 0; i < spaces.size(); ++i) {
-      const std::string at = "context.spaces[" + std::to_string(i) + "]";
-      if (!spaces[i].is_object()) throw InputError(file, at, "must be an object");
-      const Reader s(file, spaces[i], at);
-      SpaceInfo info;
-      info.name = s.str("name", true);
-      info.kind = s.str("kind", false);
-      info.concurrency = std::max(1, to_count(s.number("concurrency", true), 1));
-      if (s.has("device")) {
-        if (!spaces[i]["device"].is_object())
-          throw InputError(file, at + ".device", "must be an object or null");
-        const Reader d(file, spaces[i]["device"], at + ".device");
-        DeviceInfo dev;
-        dev.name = d.str("name", false);
-        dev.l2_bytes = d.number("l2_bytes", false).value_or(0);
-        dev.l1_per_unit_bytes = d.number("l1_per_unit_bytes", false).value_or(0);
-        dev.llc_bytes = d.number("llc_bytes", false).value_or(0);
-        dev.units = to_count(d.number("compute_units", false), 0);
-        info.device = dev;
-      }
-      res.spaces.push_back(info);
-    }
-  }
+  read_context(res, file, "context.");
   if (point_error) throw *point_error;
   for (std::size_t i = 0; i < res.points.size(); ++i)
     if ((res.points[i].rank >= 0) != (res.mpi_size > 0) ||
@@ -213,6 +229,15 @@ Results parse_results(const std::string& text, const std::string& file) {
                        res.mpi_size > 0
                            ? "an MPI job's point needs a rank below mpi.size"
                            : "only an MPI job's points (with an mpi block) have ranks");
+  return res;
+}
+
+Results results_of_context(nlohmann::json context, const std::string& file) {
+  if (!context.is_object()) throw InputError(file, "", "a machine context must be a JSON object");
+  Results res;
+  res.file = file;
+  res.context = std::move(context);
+  read_context(res, file, "");
   return res;
 }
 

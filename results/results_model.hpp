@@ -106,10 +106,18 @@ struct Results {
   const SpaceInfo* find_space(const std::string& name) const;
   // The GPU's name for a device space, else the CPU model: what spec sheets are matched against.
   std::string device_name(const std::string& space) const;
+  // The GPU this file measured: the first device space with a name that one of its points ran
+  // in (a context without points: the first device space with a name); nullptr for a run on the
+  // host alone. Reports name a GPU run by it, since every borrowed machine may be called "vm".
+  const SpaceInfo* measured_device() const;
 };
 
 // Parses and checks a results file's text; `file` names it in errors (InputError).
 Results parse_results(const std::string& text, const std::string& file);
 Results load_results(const std::string& path);
+
+// A machine context alone (what `ridgeline info --json` prints): a Results with no points, its
+// host, CPU and spaces read and checked as a results file's context is; `file` names it in errors.
+Results results_of_context(nlohmann::json context, const std::string& file);
 
 }  // namespace ridgeline

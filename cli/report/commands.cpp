@@ -10,6 +10,7 @@
 #include "cli/report/fit_command.hpp"
 #include "cli/report/place_command.hpp"
 #include "cli/report/report_command.hpp"
+#include "cli/report/slug_command.hpp"
 #include "core/input_error.hpp"
 #include "core/suggest.hpp"
 
@@ -22,6 +23,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
   add_place_command(app, exit_code);
   add_compare_command(app, exit_code);
   add_export_command(app, exit_code);
+  add_slug_command(app, exit_code);
 }
 
 namespace {

@@ -3,7 +3,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ridgeline-report: fit, report, place, compare, export and calc on ridgeline results",
+      "ridgeline-report: fit, report, place, compare, export, calc and slug on ridgeline results",
       "ridgeline-report"};
   app.set_version_flag("-V,--version", "ridgeline-report " RIDGELINE_REPORT_VERSION);
   int exit_code = 0;

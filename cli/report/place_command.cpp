@@ -67,10 +67,11 @@ int run_place(const PlaceOptions& o) {
     files.push_back(analyze(one_rank(load_results(path), o.rank)));
     require_some_fit(files.back());
   }
+  // Named as the report names them: a GPU run by its GPU, not by its host ("vm").
+  label_by_machine(files);
   std::vector<const FileAnalysis*> hosts;
   for (const auto& f : files) hosts.push_back(&f);
   if (workload) {
-    label_by_host(files);
     std::cout << render_workload_markdown(request, hosts, "#");
     return kExitOk;
   }
@@ -84,7 +85,7 @@ int run_place(const PlaceOptions& o) {
     for (const auto& g : a.groups) {
       dtypes += (dtypes.empty() ? "" : ", ") + g.fit.dtype;
       if (!o.dtype.empty() && g.fit.dtype != o.dtype) continue;
-      const std::string name = a.results.hostname + " " + g.fit.space + " " + g.fit.dtype;
+      const std::string name = a.label + " " + g.fit.space + " " + g.fit.dtype;
       std::string why;
       const auto roof = measured_roof(g.fit, *kind, why);
       if (!roof) {

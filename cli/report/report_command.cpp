@@ -56,7 +56,7 @@ int run_report(const ReportOptions& o) {
       throw InputError(path, "points", "an MPI job's file without a measured point");
     require_some_measured(files.back());
   }
-  label_by_host(files);
+  label_by_machine(files);
   // Kernels files are read before anything is written, like the results files.
   std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts);
   std::vector<const FileAnalysis*> roofs;

@@ -104,13 +104,8 @@ std::string describe_host(const HostFacts& host) {
 
 HostMatch match_host_profile(const HostFacts& host, const std::vector<MachineProfile>& profiles) {
   HostMatch m;
-  const std::string model = lower_ascii(host.model);
   for (const auto& sheet : profiles) {
-    if (!sheet.cpu || model.empty()) continue;
-    const bool named = std::any_of(sheet.match.begin(), sheet.match.end(), [&](const auto& s) {
-      return model.find(lower_ascii(s)) != std::string::npos;
-    });
-    if (!named) continue;
+    if (!sheet.cpu || host.model.empty() || !sheet.names_model(host.model)) continue;
     auto unmet = unmet_needs(host, sheet);
     if (unmet.empty()) {
       m.profile = sheet;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "core/field_reader.hpp"
@@ -43,6 +44,20 @@ CpuSheetFacts read_cpu_facts(const json& j, const std::string& file) {
   if (!c.cores && !c.threads)
     throw InputError(file, "cpu.cores", "missing required field (give cores, threads or both)");
   return c;
+}
+
+// "match" / "exclude": an array of non-empty strings, or absent.
+std::vector<std::string> read_names(const json& j, const std::string& key,
+                                    const std::string& file) {
+  std::vector<std::string> out;
+  if (!j.contains(key)) return out;
+  if (!j[key].is_array()) throw InputError(file, key, "must be an array of strings");
+  for (const auto& s : j[key]) {
+    if (!s.is_string() || s.get<std::string>().empty())
+      throw InputError(file, key, "must be an array of non-empty strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
 }
 
 bool optional_bool(const json& j, const std::string& key, const std::string& file) {
@@ -188,14 +203,14 @@ MachineProfile load_machine_profile(const std::string& path) {
   m.vendor = f.text("vendor");
   m.source = f.text("source");
   m.illustrative = optional_bool(j, "illustrative", path);
-  if (j.contains("match")) {
-    if (!j["match"].is_array()) throw InputError(path, "match", "must be an array of strings");
-    for (const auto& s : j["match"]) {
-      if (!s.is_string() || s.get<std::string>().empty())
-        throw InputError(path, "match", "must be an array of non-empty strings");
-      m.match.push_back(s.get<std::string>());
-    }
-  }
+  m.match = read_names(j, "match", path);
+  m.exclude = read_names(j, "exclude", path);
+  // An exclude that is words of the sheet's own match would make the sheet name nothing.
+  for (const auto& x : m.exclude)
+    for (const auto& s : m.match)
+      if (has_words(s, x))
+        throw InputError(path, "exclude",
+                         "'" + x + "' would refuse the sheet's own match '" + s + "'");
   const FieldReader clock(path, f.require("clock"), "clock");
   m.clock_assumed = clock.text("assumed");
   m.clock_mhz = clock.bounded("sm_mhz", 1e5);
@@ -225,6 +240,13 @@ MachineProfile load_machine_profile(const std::string& path) {
     p.accumulate = peak.optional_text("accumulate");
     p.source = peak.optional_text("source");
     p.dense = peak.boolean("dense");
+    if (peak.has("fma_per_clock")) {
+      p.fma_per_clock = peak.bounded("fma_per_clock", 1e6);
+      // The figure's clock math needs the units it counts per.
+      if (!m.compute_units)
+        throw InputError(path, peak.where("fma_per_clock"),
+                         "needs the sheet's compute_units (a CPU sheet's cpu.cores or threads)");
+    }
     m.peaks.push_back(p);
   }
   return m;
@@ -266,14 +288,30 @@ MachineProfile find_machine_profile(const std::string& id_or_name, const std::st
                    "unknown machine profile '" + id_or_name + "' (known: " + known + ")");
 }
 
+bool has_words(const std::string& text, const std::string& words) {
+  if (words.empty()) return false;
+  const std::string t = lower_ascii(text), w = lower_ascii(words);
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (auto at = t.find(w); at != std::string::npos; at = t.find(w, at + 1)) {
+    const std::size_t end = at + w.size();
+    // A boundary is needed only where the words themselves start or end with a letter or digit.
+    const bool starts = !word_char(w.front()) || at == 0 || !word_char(t[at - 1]);
+    const bool ends = !word_char(w.back()) || end == t.size() || !word_char(t[end]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+bool MachineProfile::names_model(const std::string& model) const {
+  const auto in_model = [&model](const std::string& s) { return has_words(model, s); };
+  return std::any_of(match.begin(), match.end(), in_model) &&
+         std::none_of(exclude.begin(), exclude.end(), in_model);
+}
+
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,
                                                     const std::vector<MachineProfile>& profiles) {
-  const std::string name = lower_ascii(device_name);
-  for (const auto& m : profiles) {
-    if (m.cpu) continue;  // a CPU sheet needs the host's facts, not its name alone
-    for (const auto& s : m.match)
-      if (name.find(lower_ascii(s)) != std::string::npos) return m;
-  }
+  for (const auto& m : profiles)
+    if (!m.cpu && m.names_model(device_name)) return m;  // a CPU sheet needs the host's facts too
   return std::nullopt;
 }
 

@@ -14,6 +14,10 @@ struct SpecPeak {
   std::string accumulate;  // empty for vector units
   bool dense = true;
   std::string source;  // where this figure comes from, when not the sheet's own source
+  // FMAs one unit (SM, CU or core) completes per clock in this dtype, a packed FMA counting each
+  // of its elements; 0 when the sheet does not say. Then flops = units × fma_per_clock × 2 ×
+  // clock, which tests/reports check on every shipped sheet.
+  double fma_per_clock = 0;
 };
 
 // What a figure or a measurement ran on, as far as grading goes: the vector units (FMAs, plain
@@ -66,7 +70,10 @@ struct MachineProfile {
   std::string file;
   std::string name;
   std::string vendor;
-  std::vector<std::string> match;  // substrings of a device or CPU name this profile describes
+  // Names this sheet describes and the variants it does not: each string is whole words of a
+  // device or CPU name (names_model). Data, so that a new variant is a line in its sheet.
+  std::vector<std::string> match;
+  std::vector<std::string> exclude;
   std::string source;
   bool illustrative = false;
   std::string clock_assumed;
@@ -79,6 +86,11 @@ struct MachineProfile {
   std::optional<CpuSheetFacts> cpu;  // set on CPU sheets only
   std::vector<SpecPeak> peaks;
   std::vector<LevelLimit> levels;  // in the sheet's order; DRAM is `bandwidth`
+
+  // Whether this sheet names a device or CPU model: one of its `match` strings occurs in it as
+  // whole words and none of its `exclude` strings does. Never alone for a CPU sheet, which needs
+  // the host's facts too (machines/host_match.hpp).
+  bool names_model(const std::string& model) const;
 
   // The limit of a level ("L3" also answers "L3 (LLC)"), if the sheet gives one.
   const LevelLimit* level_limit(const std::string& level) const;
@@ -109,7 +121,12 @@ std::vector<MachineProfile> load_machine_profiles(const std::string& dir);
 // By id (file stem) or name, case-insensitive; throws InputError listing the known ids.
 MachineProfile find_machine_profile(const std::string& id_or_name, const std::string& dir);
 
-// The first GPU sheet (no "cpu" block) whose `match` substrings occur in a device name, if any.
+// Whether `text` holds `words` as whole words, case-insensitive: neither end of the occurrence is
+// inside a longer word of letters and digits ("H200" is not in "NVIDIA GH200 480GB", "H100 SXM"
+// not in "H100 SXM5").
+bool has_words(const std::string& text, const std::string& words);
+
+// The first GPU sheet (no "cpu" block) that names a device (MachineProfile::names_model), if any.
 // CPU sheets are matched on what the host is, not on its name alone: match_host_profile
 // (machines/host_match.hpp).
 std::optional<MachineProfile> match_machine_profile(const std::string& device_name,

@@ -6,12 +6,18 @@
 
 namespace ridgeline {
 
-// Files are named by host; files of one host (the nightly layout, results.json in dated
+std::string machine_name(const Results& r) {
+  if (const SpaceInfo* gpu = r.measured_device()) return gpu->device->name;
+  return r.hostname;
+}
+
+// Files are named by machine; files of one machine (the nightly layout, results.json in dated
 // folders) add the shortest part of their path that tells them apart.
-void label_by_host(std::vector<FileAnalysis>& files) {
+void label_by_machine(std::vector<FileAnalysis>& files) {
   namespace fs = std::filesystem;
   auto host = [](const FileAnalysis& f) {
-    return f.results.hostname.empty() ? f.label : f.results.hostname;
+    const std::string name = machine_name(f.results);
+    return name.empty() ? f.label : name;
   };
   std::vector<std::string> labels;
   for (const auto& f : files) {

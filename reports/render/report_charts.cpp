@@ -4,6 +4,7 @@
 #include <cctype>
 #include <utility>
 
+#include "reports/render/host_labels.hpp"
 #include "reports/render/svg_chart.hpp"
 
 namespace ridgeline {
@@ -76,10 +77,11 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
 
 ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
                                 const std::vector<PlacedKernelsFile>& kernels) {
+  // One chart per machine: a GPU run is its GPU's, whatever its host is called (machine_name).
   std::vector<std::string> hosts;
   for (const auto& f : files)
-    if (std::find(hosts.begin(), hosts.end(), f.results.hostname) == hosts.end())
-      hosts.push_back(f.results.hostname);
+    if (std::find(hosts.begin(), hosts.end(), machine_name(f.results)) == hosts.end())
+      hosts.push_back(machine_name(f.results));
   ReportCharts charts;
   std::vector<ChartLink>& links = charts.links;
   std::vector<std::string>& svgs = charts.svgs;
@@ -87,7 +89,7 @@ ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
   for (const auto& host : hosts) {
     std::vector<std::size_t> of_host;
     for (std::size_t i = 0; i < files.size(); ++i)
-      if (files[i].results.hostname == host) of_host.push_back(i);
+      if (machine_name(files[i].results) == host) of_host.push_back(i);
     // Memory-level roofs of several files on one chart hide the roofs; the small charts keep them.
     std::vector<ChartSeries> series;
     for (std::size_t i : of_host)

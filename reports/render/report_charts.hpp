@@ -1,8 +1,8 @@
 #pragma once
-// Which charts a report draws, and their SVG: one per host with every file of it (several files:
-// their DRAM roofs only; one file: its memory levels too), one small chart per space × dtype of
-// a host, and one of all hosts when there are several. File names are unique and safe for any
-// host name.
+// Which charts a report draws, and their SVG: one per machine (a GPU run's GPU, else its host:
+// machine_name) with every file of it (several files: their DRAM roofs only; one file: its memory
+// levels too), one small chart per space × dtype of a machine, and one of all machines when there
+// are several. File names are unique and safe for any machine name.
 #include <string>
 #include <vector>
 

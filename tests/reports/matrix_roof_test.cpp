@@ -216,7 +216,7 @@ TEST(MatrixRoof, PlaceOnTheMatrixRoofPrintsCalcsTable) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::line_count(r.out), 7) << r.out;  // header, blank, four rows, blank
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "vm Cuda bf16 (fitted, matrix units): ridge point I* = 195 FLOP/byte");
+            "NVIDIA H200 Cuda bf16 (fitted, matrix units): ridge point I* = 195 FLOP/byte");
   EXPECT_NE(r.out.find("I=   1000 FLOP/byte ->  784.8 TFLOP/s (100.0% of peak, compute-bound)"),
             std::string::npos)
       << r.out;
@@ -226,7 +226,7 @@ TEST(MatrixRoof, PlaceOnTheMatrixRoofPrintsCalcsTable) {
   const auto vector = test::run_command(test::kBin + " place " + kH200 +
                                         " --dtype bf16 --unit vector --intensities ridge");
   EXPECT_EQ(vector.out.substr(0, vector.out.find('\n')),
-            "vm Cuda bf16 (fitted): ridge point I* = 31.8 FLOP/byte");
+            "NVIDIA H200 Cuda bf16 (fitted): ridge point I* = 31.8 FLOP/byte");
 }
 
 TEST(MatrixRoof, PlaceSaysWhatIsMissing) {

@@ -27,11 +27,15 @@ TEST(Report, SummaryStatesWhatWasNotMeasuredAndTheSpecSheet) {
   const std::string md = slurp(out.path + "/report.md");
   EXPECT_NE(md.find("Cuda bf16: not measured: no bf16 probe on this backend yet"),
             std::string::npos);
-  EXPECT_NE(md.find("`H200 SXM`): 67.00 TFLOP/s dense, vector unit"), std::string::npos);
+  EXPECT_NE(md.find("`H200 SXM`): 66.91 TFLOP/s dense, vector unit (132 SMs x 128 FP32 FMAs "
+                    "per clock x 2 FLOPs x 1980 MHz"),
+            std::string::npos);
   EXPECT_NE(md.find("clock assumed: boost (1980 MHz)"), std::string::npos);
   EXPECT_NE(md.find("| cache_read | device memory | 64 MiB – 1 GiB |"), std::string::npos) << md;
   EXPECT_NE(md.find("| cache_read | L2 | 1 MiB – 32 MiB |"), std::string::npos);
-  EXPECT_NE(md.find("![roofline of gpu-node](roofline-gpu-node.svg)"), std::string::npos);
+  // Named by its GPU, not by its host (gpu-node), which the file list still gives.
+  EXPECT_NE(md.find("![roofline of NVIDIA H200](roofline-NVIDIA_H200.svg)"), std::string::npos);
+  EXPECT_NE(md.find("- `NVIDIA H200`: host `gpu-node`, "), std::string::npos);
 }
 
 // The roofs say what defined them, the ceilings how their bytes are counted, and the points
@@ -67,7 +71,7 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
   const auto r = run_command(kBin + " report " + kData + "/cpu_run_a.json " + kData +
                              "/gpu_run.json --out " + out.path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* svg : {"roofline-devbox.svg", "roofline-gpu-node.svg", "roofline-all.svg"}) {
+  for (const char* svg : {"roofline-devbox.svg", "roofline-NVIDIA_H200.svg", "roofline-all.svg"}) {
     const std::string path = out.path + "/" + svg;
     const auto x = run_command(
         "python3 -c \"import sys, xml.etree.ElementTree as E; "
@@ -85,6 +89,32 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
                         out.path + "/broken.svg")
                 .exit_code,
             0);
+}
+
+// Issue 43: a borrowed GPU machine and the development VM are both called "vm"; an H200's run
+// and the VM's CPU run are two machines, two charts and two labels, each with its host listed.
+TEST(Report, GpuAndCpuRunsOfOneHostnameAreTwoMachines) {
+  TempDir out;
+  const std::string samples = std::string(paths::kSourceDir) + "/reports/samples";
+  const auto r = run_command(kBin + " report " + samples + "/h200/results.json " + samples +
+                             "/dev-vm/results.json --out " + out.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(out.path + "/report.md");
+  EXPECT_NE(md.find("- `NVIDIA H200`: host `vm`, 131 points\n- `vm`: host `vm`, "),
+            std::string::npos)
+      << md.substr(0, 300);
+  EXPECT_NE(md.find("![roofline of NVIDIA H200](roofline-NVIDIA_H200.svg)"), std::string::npos);
+  EXPECT_NE(md.find("![roofline of vm](roofline-vm.svg)"), std::string::npos);
+  EXPECT_NE(md.find("![roofline of all hosts](roofline-all.svg)"), std::string::npos);
+  // Each machine's chart holds its own runs only.
+  const std::string vm = slurp(out.path + "/roofline-vm.svg");
+  EXPECT_EQ(vm.find("Cuda"), std::string::npos);
+  EXPECT_NE(vm.find("OpenMP"), std::string::npos);
+  const std::string h200 = slurp(out.path + "/roofline-NVIDIA_H200.svg");
+  EXPECT_NE(h200.find("Cuda"), std::string::npos);
+  EXPECT_EQ(h200.find("OpenMP"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(out.path + "/roofline-NVIDIA_H200-Cuda-fp64.svg"));
+  EXPECT_TRUE(std::filesystem::exists(out.path + "/roofline-vm-OpenMP-fp64.svg"));
 }
 
 // Dashes meant both "memory roof" and "second file": now colour and marker tell series apart and

@@ -591,7 +591,9 @@ TEST(TrafficMixes, ALibraryKernelAboveBBeyondNoiseIsFlagged) {
                     "noise** |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| h | `deep_copy/Cuda/fp64/n:1` | library (ceiling) |"), std::string::npos);
+  // The file is named by its GPU ("test gpu"), not its host ("h").
+  EXPECT_NE(md.find("| test gpu | `deep_copy/Cuda/fp64/n:1` | library (ceiling) |"),
+            std::string::npos);
   const auto lib_dot = md.find("| `lib_dot/Cuda/fp64/n:1` |");
   ASSERT_NE(lib_dot, std::string::npos);
   const std::string row = md.substr(lib_dot, md.find('\n', lib_dot) - lib_dot);

@@ -278,8 +278,8 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("upper bound"), std::string::npos);
   EXPECT_NE(r.out.find("no attention kernel, scheduler, launch"), std::string::npos);
-  EXPECT_NE(r.out.find("`vm` bound (I*) | `vm` attainable | `vm` tokens/s (95 % CI) | `devbox` "
-                       "bound (I*)"),
+  EXPECT_NE(r.out.find("`NVIDIA H200` bound (I*) | `NVIDIA H200` attainable | `NVIDIA H200` "
+                       "tokens/s (95 % CI) | `devbox` bound (I*)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("- `devbox`: not measured: no fitted bf16 roofs"), std::string::npos)
