@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scripts/gpu-run --dry-run on a host build: every step of the GPU session runs (ldd, info, smoke,
-# main sweep, report, packing) with tiny host profiles, and the outputs a GPU session brings back
-# are there and well-formed. Also: a binary that cannot start fails fast with exit 3, and one built
-# for another ROCm's HIP runtime says which runtime it wants and which the machine has.
+# main sweep in its parts, report, packing) with tiny host profiles, and the outputs a GPU session
+# brings back are there, well-formed, in the folder the card's slug names. Also: a smoke unit that
+# fails is left out and the session goes on; a bundle missing or built for another GPU stops at
+# once with exit 2; a binary that cannot start fails fast with exit 4, and one built for another
+# ROCm's HIP runtime says which runtime it wants and which the machine has.
 #   gpu_run_dry_run_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=${1:?} build=${2:?}
@@ -13,18 +15,60 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 start=$(date +%s)
 "$src/scripts/gpu-run" --dry-run --budget 300 "$build" "$work/out" || fail "dry run exited $?"
 echo "dry run took $(($(date +%s) - start)) s"
-for f in results.json summary.txt gpu-run.tgz; do [ -s "$work/out/$f" ] || fail "$f missing"; done
-python3 - "$work/out/results.json" <<'PY' || fail "results.json incomplete"
+# The card (here: the host) names the folder, as the binary's slug says.
+dirs=("$work"/out/*/)
+if [ ${#dirs[@]} != 1 ] || [ ! -d "${dirs[0]}" ]; then fail "not one output folder under out/: $(ls "$work/out")"; fi
+out=${dirs[0]%/}
+tar xzf "$out/gpu-run.tgz" -O ./info.json >"$work/info.json" || fail "no info.json in gpu-run.tgz"
+slug=$("$build/bin/ridgeline" slug "$work/info.json") || fail "no slug for info.json"
+[ "$(basename "$out")" = "$slug" ] || fail "folder $(basename "$out") is not the binary's slug $slug"
+for f in results.json summary.txt report.md gpu-run.tgz; do [ -s "$out/$f" ] || fail "$f missing"; done
+python3 - "$out/results.json" <<'PY' || fail "results.json incomplete"
 import json, sys
 d = json.load(open(sys.argv[1]))
 pts = [p for p in d["points"] if p["median_s"] is not None]
-assert d["complete"] and pts and all(p["verified"] for p in pts), "unverified or no points"
+fams = {p["family"] for p in pts}
+assert pts and all(p["verified"] for p in pts), "unverified or no points"
+# The parts of the main sweep all landed in the one file.
+assert {"bandwidth", "fma", "peak", "library", "cache"} <= fams, fams
 PY
-tar tzf "$work/out/gpu-run.tgz" >"$work/list"
-for f in ./info.json ./info.txt ./smoke.json ./run.log ./results.json ./steps.txt ./report/report.md; do
+tar tzf "$out/gpu-run.tgz" >"$work/list"
+for f in ./info.json ./info.txt ./smoke/bandwidth.json ./smoke/library-fp64.json ./run.log ./results.json \
+  ./steps.txt ./report/report.md; do
   grep -qx "$f" "$work/list" || fail "$f not in gpu-run.tgz: $(tr '\n' ' ' <"$work/list")"
 done
-grep -q 'main sweep' "$work/out/summary.txt" || fail "summary has no main-sweep line"
+for part in 1 2 3; do
+  grep -q "main sweep part $part (.*): verified" "$out/summary.txt" || fail "main sweep part $part did not verify: $(cat "$out/summary.txt")"
+done
+grep -q 'smoke peak: verified' "$out/summary.txt" || fail "summary has no smoke line per unit"
+
+# A unit that fails its smoke (a planted verification error in the peak probe) is left out of
+# the main sweep, and the session goes on to measure the rest; the exit says a unit failed.
+rc=0
+RIDGELINE_TEST_SMOKE_ARGS="--test-plant-error peak" "$src/scripts/gpu-run" --dry-run --budget 300 \
+  --only bandwidth,peak "$build" "$work/outp" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "a failing smoke unit gave exit $rc, not 1"
+outp=$(echo "$work"/outp/*)
+grep -q 'smoke peak: FAILED' "$outp/summary.txt" || fail "the failed unit is not named: $(cat "$outp/summary.txt")"
+grep -q 'main sweep part 1 (bandwidth): verified' "$outp/summary.txt" ||
+  fail "the main sweep did not go on without the failed unit: $(cat "$outp/summary.txt")"
+
+# No GPU time on a bundle that is not there, or was built for another card: one line, exit 2,
+# nothing written.
+rc=0
+"$src/scripts/gpu-run" --dry-run --budget 60 "$work/nothing" "$work/out5" 2>"$work/err5" || rc=$?
+if [ "$rc" != 2 ] || [ "$(wc -l <"$work/err5")" != 1 ] || [ -e "$work/out5" ]; then
+  fail "a missing bundle gave exit $rc: $(cat "$work/err5")"
+fi
+mkdir -p "$work/sm90/bin" "$work/sm90/share/ridgeline" "$work/fake"
+ln -s "$build/bin/ridgeline" "$work/sm90/bin/ridgeline"
+printf '{\n  "arch": "sm_90"\n}\n' >"$work/sm90/share/ridgeline/bundle.json"
+printf '#!/bin/sh\necho 8.9\n' >"$work/fake/nvidia-smi" && chmod +x "$work/fake/nvidia-smi"
+rc=0
+PATH=$work/fake:$PATH "$src/scripts/gpu-run" --dry-run --budget 60 "$work/sm90" "$work/out6" 2>"$work/err6" || rc=$?
+if [ "$rc" != 2 ] || ! grep -q 'built for sm_90; this GPU is sm_89' "$work/err6" || [ -e "$work/out6" ]; then
+  fail "a bundle for another arch gave exit $rc: $(cat "$work/err6")"
+fi
 
 # A binary whose library is missing stops at the ldd step, before any sweep.
 mkdir -p "$work/broken/bin"
@@ -34,7 +78,7 @@ echo 'int ridgeline_missing(void); int main(void) { return ridgeline_missing(); 
 rm "$work/libridgeline_missing.so"
 rc=0
 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/broken" "$work/out2" >/dev/null 2>&1 || rc=$?
-[ "$rc" = 3 ] || fail "a binary that cannot start gave exit $rc, not 3"
+[ "$rc" = 4 ] || fail "a binary that cannot start gave exit $rc, not 4"
 grep -q 'FAIL' "$work/out2/summary.txt" || fail "the fail-fast summary does not say FAIL"
 
 # A HIP binary built for another ROCm than the machine's (as Debian's ROCm 5.2, libamdhip64.so.5,
@@ -52,7 +96,7 @@ echo 'int hipInit(unsigned f) { return (int)f; }' |
 rc=0
 LD_LIBRARY_PATH=$work/rocm6 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/hip" "$work/out3" \
   >/dev/null 2>&1 || rc=$?
-[ "$rc" = 3 ] || fail "a HIP binary for another ROCm gave exit $rc, not 3"
+[ "$rc" = 4 ] || fail "a HIP binary for another ROCm gave exit $rc, not 4"
 grep -q 'HIP runtime libamdhip64.so.98; this machine has .*libamdhip64.so.99 ' "$work/out3/summary.txt" ||
   fail "the summary does not name both HIP runtimes: $(cat "$work/out3/summary.txt")"
 
@@ -64,7 +108,7 @@ rm "$work/libridgeline_missing.so"
 rc=0
 LD_LIBRARY_PATH=$work/rocm6 "$src/scripts/gpu-run" --dry-run --budget 60 "$work/hip" "$work/out4" \
   >/dev/null 2>&1 || rc=$?
-[ "$rc" = 3 ] || fail "a binary missing a library beside its HIP runtime gave exit $rc, not 3"
+[ "$rc" = 4 ] || fail "a binary missing a library beside its HIP runtime gave exit $rc, not 4"
 grep -q 'libridgeline_missing.so => not found' "$work/out4/summary.txt" ||
   fail "the summary does not name the missing library: $(cat "$work/out4/summary.txt")"
 ! grep -q 'HIP runtime' "$work/out4/summary.txt" ||
