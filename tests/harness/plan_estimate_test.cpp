@@ -223,6 +223,26 @@ TEST(PlanEstimate, ThePointsOfAFileWithoutDevicePointsAreRefused) {
   EXPECT_THROW(estimate_plan(p, outline_device_plan(p, d), {}, host_only, {}), InputError);
 }
 
+// The session: one device command of at most kDeviceCommandLimitS runs gpu-run with
+// kSessionBudgetS; the main sweep must leave kAfterSweepReserveS after it and the smoke sweep.
+TEST(PlanBudget, GpuFirstLightFitsTheSessionOnEachCard) {
+  static_assert(kSessionBudgetS <= kDeviceCommandLimitS, "gpu-run must fit one device command");
+  const SweepProfile main = profile("gpu-first-light"), smoke = profile("gpu-smoke");
+  for (const Card& card : cards()) {
+    const PlanEstimate s = estimate_plan(smoke, outline_device_plan(smoke, card.device), card.speed,
+                                         h200_run(), h200_speed());
+    const PlanEstimate e = estimate_plan(main, outline_device_plan(main, card.device), card.speed,
+                                         h200_run(), h200_speed());
+    EXPECT_LE(s.total_s, kSmokeAllowanceS) << card.label;
+    EXPECT_LE(kSmokeAllowanceS + e.total_s + kAfterSweepReserveS, kSessionBudgetS)
+        << card.label << ": main sweep " << e.total_s << " s; allowance "
+        << main_sweep_allowance(kSessionBudgetS) << " s";
+    // Every family stays in the profile, and the report's roofs come before the pyramid.
+    for (const char* family : {"bandwidth", "fma", "peak", "cache", "sram", "library"})
+      EXPECT_GT(measured_per_family(outline_device_plan(main, card.device))[family], 0) << family;
+  }
+}
+
 TEST(PlanInputs, AMissingFieldNamesTheFileAndTheField) {
   test::TempDir tmp;
   nlohmann::json info = read_json_file(kH200 + "/info.json", "info");
