@@ -16,8 +16,8 @@ namespace {
 // Google Benchmark 1.7's sizing of a benchmark with manual time (benchmark_runner.cc,
 // PredictNumItersNeeded and ShouldReportIterationResults): one iteration first, then until the
 // iterations' time reaches min_time, each run multiplying the count by 1.4 · min_time / time
-// (at most 10; 10 outright while the time is under a tenth of min_time). Repetitions after the
-// first reuse the count. Returns the final count; `total` and `runs` are the sizing's.
+// (10 while the time is under a tenth of min_time; so at most 14), rounded. Repetitions after
+// the first reuse the count. Returns the final count; `total` and `runs` are the sizing's.
 long long sized_iterations(double call_s, double min_time_s, long long& total, int& runs) {
   long long iters = 1;
   total = 0;
@@ -30,9 +30,8 @@ long long sized_iterations(double call_s, double min_time_s, long long& total, i
     if (seconds >= min_time_s || iters >= kMaxIterations) return iters;
     double multiplier = min_time_s * 1.4 / std::max(seconds, 1e-9);
     if (!(seconds / min_time_s > 0.1)) multiplier = 10;
-    multiplier = std::min(multiplier, 10.0);
-    iters = std::max(static_cast<long long>(std::lround(multiplier * double(iters))), iters + 1);
-    iters = std::min(iters, kMaxIterations);
+    iters = std::min(std::lround(std::max(multiplier * double(iters), double(iters) + 1.0)),
+                     static_cast<long>(kMaxIterations));
   }
 }
 

@@ -159,6 +159,10 @@ TEST(PlanEstimate, MeasurementFollowsGoogleBenchmarksSizing) {
   const double t = 0.002;
   const double expected = (0.03 + t) + (1 + 7 + 4 * 7) * t + (2 + 4) * m.per_repetition_s;
   EXPECT_NEAR(measurement_seconds(p, t, m), expected, 1e-12);
+  // Past a tenth of min_time the count grows by more than 10: 1.4 × 10 / 1.05 → 13 iterations.
+  const double t13 = 0.00105;
+  EXPECT_NEAR(measurement_seconds(p, t13, m),
+              (0.03 + t13) + (1 + 13 + 4 * 13) * t13 + (2 + 4) * m.per_repetition_s, 1e-12);
   const double slow = 0.5;  // above min_time: one iteration per repetition
   EXPECT_NEAR(measurement_seconds(p, slow, m), 2 * slow + 5 * slow + 5 * m.per_repetition_s, 1e-12);
 }
