@@ -47,6 +47,12 @@ nlohmann::json estimate_json(const Options& o, const DeviceSpaceFacts& device,
                         {"measured", f.measured},
                         {"skipped", f.points - f.measured},
                         {"seconds", f.seconds}});
+  nlohmann::json units = nlohmann::json::array();
+  for (const FamilyEstimate& u : e.units)
+    units.push_back({{"unit", u.family},
+                     {"points", u.points},
+                     {"measured", u.measured},
+                     {"seconds", u.seconds}});
   nlohmann::json points = nlohmann::json::array();
   for (const PointEstimate& p : e.points)
     points.push_back(
@@ -85,6 +91,7 @@ nlohmann::json estimate_json(const Options& o, const DeviceSpaceFacts& device,
         {"per_repetition_s", e.model.per_repetition_s},
         {"unmeasured_efficiency", kUnmeasuredEfficiency}}},
       {"families", families},
+      {"units", units},
       {"startup_s", e.startup_s},
       {"total_s", e.total_s},
       {"budget", nullptr},
@@ -95,8 +102,9 @@ nlohmann::json estimate_json(const Options& o, const DeviceSpaceFacts& device,
                    {"smoke_s", kSmokeAllowanceS},
                    {"reserve_s", kAfterSweepReserveS},
                    {"allowance_s", allowance},
-                   {"fits", e.total_s <= allowance},
-                   {"spare_s", allowance - e.total_s},
+                   {"main_sweep_s", e.session_s(false)},
+                   {"fits", e.session_s(false) <= allowance},
+                   {"spare_s", allowance - e.session_s(false)},
                    {"points_within_allowance", e.points_within(allowance)}};
   }
   return j;
@@ -136,14 +144,15 @@ void print_text(const Options& o, const DeviceSpaceFacts& device, const DeviceSp
         "\nBudget {:g} s: the main sweep may take {:g} s ({:g} - smoke {:g} - reference, report "
         "and rerun {:g}): ",
         o.budget, allowance, o.budget, kSmokeAllowanceS, kAfterSweepReserveS);
-    if (e.total_s <= allowance) {
-      std::cout << fmt::format("fits, {:.0f} s to spare\n", allowance - e.total_s);
+    const double main = e.session_s(false);
+    std::cout << fmt::format("{:.0f} s in gpu-run's {} parts: ", main, kMainSweepProcesses);
+    if (main <= allowance) {
+      std::cout << fmt::format("fits, {:.0f} s to spare\n", allowance - main);
     } else {
       const std::size_t n = e.points_within(allowance);
       std::cout << fmt::format(
-          "does not fit, {:.0f} s over; the sweep would end after {} of {} "
-          "points{}\n",
-          e.total_s - allowance, n, e.points.size(),
+          "does not fit, {:.0f} s over; in plan order it would end after {} of {} points{}\n",
+          main - allowance, n, e.points.size(),
           n < e.points.size() ? ", before " + e.points[n].point.info.name : std::string());
     }
   }
@@ -223,8 +232,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       std::cout << estimate_json(*o, device, target, timings, timing_speed, e).dump(2) << "\n";
     else
       print_text(*o, device, target, timings, timing_speed, e);
-    exit_code =
-        o->budget > 0 && e.total_s > main_sweep_allowance(o->budget) ? kExitFailed : kExitOk;
+    exit_code = o->budget > 0 && e.session_s(false) > main_sweep_allowance(o->budget) ? kExitFailed
+                                                                                      : kExitOk;
   });
 }
 

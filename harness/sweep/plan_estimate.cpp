@@ -192,6 +192,15 @@ void sum_families(PlanEstimate& e) {
     }
     if (fe.points) e.families.push_back(fe);
   }
+  for (const PointEstimate& p : e.points) {
+    const std::string unit = plan_unit(p.point.info);
+    auto it = std::find_if(e.units.begin(), e.units.end(),
+                           [&](const FamilyEstimate& u) { return u.family == unit; });
+    if (it == e.units.end()) it = e.units.insert(e.units.end(), FamilyEstimate{unit, 0, 0, 0});
+    ++it->points;
+    if (p.point.measured()) ++it->measured;
+    it->seconds += p.seconds;
+  }
   e.total_s = e.startup_s;
   for (const PointEstimate& p : e.points) e.total_s += p.seconds;
 }
@@ -205,6 +214,10 @@ double point_seconds(const SweepProfile& profile, const OutlinePoint& p, double 
 }
 
 }  // namespace
+
+std::string plan_unit(const PointInfo& p) {
+  return p.family == "library" ? "library:" + p.dtype : p.family;
+}
 
 double measurement_seconds(const SweepProfile& profile, double call_s, const TimeModel& model) {
   const int rounds = std::max(profile.rounds, 1);

@@ -61,12 +61,15 @@ inline constexpr double kAfterSweepReserveS = 120;
 inline double main_sweep_allowance(double budget_s) {
   return budget_s - kSmokeAllowanceS - kAfterSweepReserveS;
 }
+// gpu-run runs the main sweep in parts (streams, ladder and peak; the GEMM roofs; the pyramid)
+// and the smoke one unit at a time: each a process that pays the startup again.
+inline constexpr int kMainSweepProcesses = 3;
 
 struct TimeModel {
-  double startup_s = 1.0;           // process start, Kokkos and the device context, libraries
-  double per_point_s = 0.38;        // fitted (above)
+  double startup_s = 1.0;            // process start, Kokkos and the device context, libraries
+  double per_point_s = 0.38;         // fitted (above)
   double per_host_byte_s = 0.89e-9;  // fitted (above)
-  double per_repetition_s = 0.01;   // each Google Benchmark run of a point: fence, NVML reads
+  double per_repetition_s = 0.01;    // each Google Benchmark run of a point: fence, NVML reads
 };
 // The share of a sheet's figure a point without a measured neighbour is taken to reach.
 inline constexpr double kUnmeasuredEfficiency = 0.5;
@@ -97,14 +100,27 @@ struct FamilyEstimate {
 struct PlanEstimate {
   std::vector<PointEstimate> points;     // in plan order
   std::vector<FamilyEstimate> families;  // in the probe catalog's order, those with points
+  // The same points by gpu-run's units (plan_unit): a process each in its smoke and its parts,
+  // so each also pays startup_s there. In order of first appearance in the plan.
+  std::vector<FamilyEstimate> units;
   TimeModel model;
   double startup_s = 0;
-  double total_s = 0;
+  double total_s = 0;  // one process: startup_s and every point
+  // As gpu-run runs it: kMainSweepProcesses processes (the main sweep), or one per unit (the
+  // smoke, `per_unit`).
+  double session_s(bool per_unit) const {
+    const std::size_t processes = per_unit ? units.size() : std::size_t(kMainSweepProcesses);
+    return total_s + double(processes > 0 ? processes - 1 : 0) * startup_s;
+  }
   int timing_points = 0;  // measured device points of the timing file it drew on
   // The last point that ends within `seconds` of the sweep's start, counted in plan order; the
   // plan's size when all do.
   std::size_t points_within(double seconds) const;
 };
+
+// The unit of scripts/gpu-run a point belongs to: its family, the library family per dtype
+// ("library:fp8"): what `ridgeline run --probe F [--dtype D]` selects.
+std::string plan_unit(const PointInfo& p);
 
 // `timings`: a results file with measured device-space points (InputError naming it otherwise);
 // `timing_speed` describes its device, `target` the device planned for.
