@@ -113,8 +113,8 @@ struct PlanEstimate {
     return total_s + double(processes > 0 ? processes - 1 : 0) * startup_s;
   }
   int timing_points = 0;  // measured device points of the timing file it drew on
-  // The last point that ends within `seconds` of the sweep's start, counted in plan order; the
-  // plan's size when all do.
+  // How many points, in plan order, end within `seconds` of the sweep's start (the plan's size
+  // when all do): where a limit of `seconds` would cut the sweep.
   std::size_t points_within(double seconds) const;
 };
 

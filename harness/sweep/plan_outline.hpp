@@ -8,7 +8,8 @@
 // stream kernels' counts and the device sweep (probes/stream_kernels.hpp) and the vendor GEMM's
 // shapes and types (backends/vendor_gemm.hpp). What it copies rather than shares is the walk
 // itself and the few launch constants below: a change of the planner's walk for device spaces
-// must be made here too (plan_outline_test pins the counts this walk gives).
+// must be made here too (tests/harness/plan_estimate_test.cpp, PlanOutline, counts each
+// family from the profile's own rules).
 #include <cstdint>
 #include <string>
 #include <vector>
