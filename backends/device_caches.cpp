@@ -27,6 +27,27 @@ std::uint64_t cuda_l1_bytes_per_sm(int major, int minor) {
   }
 }
 
+int cuda_max_threads_per_sm(int major, int minor) {
+  switch (major * 10 + minor) {
+    case 70:
+    case 72:
+    case 80:
+    case 90:
+    case 100:
+    case 103:
+      return 2048;
+    case 75:
+      return 1024;
+    case 86:
+    case 87:
+    case 89:
+    case 120:
+      return 1536;
+    default:
+      return 0;
+  }
+}
+
 std::uint64_t hip_l1_bytes_per_cu(const std::string& gfx_arch) {
   const std::string arch = gfx_arch.substr(0, gfx_arch.find(':'));
   if (arch == "gfx90a") return 16 * 1024;

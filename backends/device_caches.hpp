@@ -13,6 +13,12 @@ namespace ridgeline {
 // Shared memory is carved out of it: the L1 that cached reads see is this minus the carveout.
 std::uint64_t cuda_l1_bytes_per_sm(int major, int minor);
 
+// Threads resident on one SM at most (maxThreadsPerMultiProcessor), by compute capability, from
+// the CUDA C++ Programming Guide's table of compute capabilities: 2048 on sm_70, 72, 80, 90, 100
+// and 103; 1024 on sm_75; 1536 on sm_86, 87, 89 and 120; 0 where not known here. Kokkos' Cuda
+// concurrency is this times the SMs: what a machine sheet lacks to size a GPU's grid.
+int cuda_max_threads_per_sm(int major, int minor);
+
 // The vector L1 cache of one CU by gfx name (CDNA2 gfx90a: 16 KiB, CDNA3 gfx942: 32 KiB, from
 // AMD's CDNA white papers); 0 where not known here. LDS is separate (the runtime reports it).
 std::uint64_t hip_l1_bytes_per_cu(const std::string& gfx_arch);

@@ -11,6 +11,13 @@
 
 namespace ridgeline {
 
+// What cuBLASLt and hipBLASLt are asked for: the heuristic's first kLtCandidates algorithms,
+// each timed kLtTimedRuns times after its untimed launch. One place, because the plan's time
+// estimate (harness/sweep/plan_estimate.hpp) counts these calls too: up to
+// kLtCandidates × (1 + kLtTimedRuns) GEMMs in every vendor_gemm point's setup.
+inline constexpr int kLtCandidates = 8;
+inline constexpr int kLtTimedRuns = 3;
+
 // `usable(r)`: the heuristic's own state for candidate r; `warm(r)`: one untimed launch, true
 // when it ran; `timed(r)`: one timed launch, its seconds, or <= 0 when it did not run. Fills
 // `choice`'s candidates, tried, heuristic_rank and seconds, and returns the rank kept; throws

@@ -30,7 +30,7 @@ struct ProbeSpec {
   std::string_view name;          // a point's `probe`
   std::string_view family;        // a point's `family`, one of kProbeFamilies
   std::string_view profile_name;  // in the profile's section of the family; empty: no list there
-  // The stream kernel it runs (kStreamKernels in harness/probes/stream_probe.hpp, Kokkos label
+  // The stream kernel it runs (kStreamKernels in harness/probes/stream_kernels.hpp, Kokkos label
   // `ridgeline::<kernel>`); empty for a probe with a kernel of its own.
   std::string_view kernel;
   std::string_view what;     // what it computes per element (schema.md has the counts)

@@ -36,6 +36,7 @@ Point to_point(PointEntryRead read) {
   p.skipped_reason = std::move(e.skipped_reason);
   p.params = std::move(e.info.params);
   p.working_set_bytes = read.working_set_bytes;
+  p.elements = double(e.info.elements);
   p.flops = e.info.flops;
   p.bytes = e.info.bytes;
   if (p.measured()) {

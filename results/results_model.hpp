@@ -37,8 +37,9 @@ struct SpaceInfo {
 struct Point {
   std::string name, probe, family, space, dtype;
   double working_set_bytes = 0;
-  double flops = 0;  // per kernel call
-  double bytes = 0;  // per kernel call
+  double elements = 0;  // as recorded (0 when absent): what a point's host-side check walks
+  double flops = 0;     // per kernel call
+  double bytes = 0;     // per kernel call
   std::optional<double> intensity;
   std::vector<double> samples;  // seconds per call, one per repetition
   // The round of each sample (schema 1.2); empty when the file records none (one round).

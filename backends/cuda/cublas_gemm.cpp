@@ -103,8 +103,8 @@ class CublasLt final : public VendorGemm {
   // Hopper); owned for the whole run.
   static constexpr std::size_t kWorkspaceBytes = 32u << 20;
   // Candidates asked of the heuristic, and timed runs of each (after one untimed launch).
-  static constexpr int kCandidates = 8;
-  static constexpr int kTimedRuns = 3;
+  static constexpr int kCandidates = kLtCandidates;
+  static constexpr int kTimedRuns = kLtTimedRuns;
 
   explicit CublasLt(const LoadedLibrary& lib) : lib_(lib) {
     create_ = lib.symbol<decltype(&cublasLtCreate)>("cublasLtCreate");

@@ -39,8 +39,8 @@ class HipblasLt final : public VendorGemm {
  public:
   // As on cuBLASLt: enough for what the heuristic offers at these sizes; owned for the run.
   static constexpr std::size_t kWorkspaceBytes = 32u << 20;
-  static constexpr int kCandidates = 8;
-  static constexpr int kTimedRuns = 3;
+  static constexpr int kCandidates = kLtCandidates;
+  static constexpr int kTimedRuns = kLtTimedRuns;
 
   // Throws with the reason when the library cannot be used (a missing symbol, an old version).
   HipblasLt(const LoadedLibrary& lib, hipStream_t stream, const std::string& arch)

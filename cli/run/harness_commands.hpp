@@ -9,5 +9,7 @@ namespace ridgeline {
 void add_info_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
+// `plan` initialises no Kokkos: it plans a GPU space this build may lack (plan_outline.hpp).
+void add_plan_command(CLI::App& app, int& exit_code);
 
 }  // namespace ridgeline

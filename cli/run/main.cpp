@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   ridgeline::add_info_command(app, exit_code);
   ridgeline::add_run_command(app, exit_code);
   ridgeline::add_list_command(app, exit_code);
+  ridgeline::add_plan_command(app, exit_code);
   ridgeline::add_report_commands(app, exit_code);
   return ridgeline::run_app(app, argc, argv, exit_code);
 }

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "backends/spaces.hpp"
+#include "harness/probes/stream_kernels.hpp"
 #include "harness/probes/vector_isa.hpp"
 
 namespace ridgeline {
@@ -105,7 +106,7 @@ struct alignas(16) Vector16 {
 // small blocks also spread a probe's work over all SMs for the smaller ladder rungs.
 template <class Space>
 struct LaunchShape {
-  static constexpr unsigned kBlockSize = kIsDeviceSpace<Space> ? 128 : 0;
+  static constexpr unsigned kBlockSize = kIsDeviceSpace<Space> ? unsigned(kDeviceBlockSize) : 0;
   // The policy of one work item per index, with the block bound on device spaces.
   using Policy =
       Kokkos::RangePolicy<Space, Kokkos::LaunchBounds<kBlockSize, kIsDeviceSpace<Space> ? 1 : 0>>;
@@ -162,10 +163,8 @@ struct LaunchShape {
                           Kokkos::LaunchBounds<kIsDeviceSpace<Space> ? 128 : 0,
                                                kIsDeviceSpace<Space> ? kStreamMinBlocks : 0>>;
   static std::size_t resident_threads(long long concurrency) {
-    const auto c = static_cast<std::size_t>(std::max(concurrency, 1LL));
-    if constexpr (kIsDeviceSpace<Space>)
-      return std::max<std::size_t>(kBlockSize, c / 2 / kBlockSize * kBlockSize);
-    return c;
+    if constexpr (kIsDeviceSpace<Space>) return device_resident_threads(concurrency);
+    return static_cast<std::size_t>(std::max(concurrency, 1LL));
   }
   template <class T>
   using Grid = GridStride<Vector16<T>::kLanes, kStreamRound>;

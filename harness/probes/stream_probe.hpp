@@ -18,64 +18,9 @@
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
-#include "results/probe_catalog.hpp"
+#include "harness/probes/stream_kernels.hpp"
 
 namespace ridgeline {
-
-// kUpdateXy last: the GPU code checks (backends/*/tools/check_codegen.py) name the device kernels
-// by the operation's number.
-enum class StreamOp { kCopy, kScale, kAdd, kTriad, kDot, kRead, kFill, kUpdateXy };
-
-struct StreamKernel {
-  StreamOp op;
-  const char* name;
-  int flops;     // per element
-  int arrays;    // arrays touched per element (the working set is arrays · n · sizeof(T))
-  int accesses;  // array reads and writes per element (bytes = accesses · sizeof(T)); above
-                 // `arrays` when the output array is also read (in place)
-  bool reduces;
-};
-
-// update_xy (y = α·x + β·y in place) is the own kernel of the 2:1 mix whose stores hide no read
-// on a write-allocate CPU (y's line is read first), as the library's axpby: 2 reads, 1 write,
-// β·y then one FMA (3 FLOPs, an FMA counted as 2).
-inline constexpr StreamKernel kStreamKernels[] = {
-    {StreamOp::kCopy, "copy", 0, 2, 2, false},
-    {StreamOp::kScale, "scale", 1, 2, 2, false},
-    {StreamOp::kAdd, "add", 1, 3, 3, false},
-    {StreamOp::kTriad, "triad", 2, 3, 3, false},
-    {StreamOp::kUpdateXy, "update_xy", 3, 2, 3, false},
-    {StreamOp::kDot, "dot", 2, 2, 2, true},
-    {StreamOp::kRead, "read", 1, 1, 1, true},
-    {StreamOp::kFill, "fill", 0, 1, 1, false},
-};
-
-// nullptr if no stream kernel has that name.
-constexpr const StreamKernel* find_stream_kernel(std::string_view name) {
-  for (const StreamKernel& k : kStreamKernels)
-    if (name == k.name) return &k;
-  return nullptr;
-}
-
-// The kernels here are the ones the catalog's probes run (ProbeSpec::kernel), no more, no less:
-// a kernel without a probe would never be planned, a probe without its kernel could not run.
-constexpr bool stream_kernels_match_catalog() {
-  for (const StreamKernel& k : kStreamKernels) {
-    bool run = false;
-    for (const ProbeSpec& p : kProbes) run = run || p.kernel == k.name;
-    if (!run) return false;
-  }
-  // Names, not find_stream_kernel()'s pointer: GCC's -fsanitize=undefined makes a constexpr
-  // pointer test against null non-constant (the asan preset failed to compile on it).
-  for (const ProbeSpec& p : kProbes) {
-    bool exists = p.kernel.empty();
-    for (const StreamKernel& k : kStreamKernels) exists = exists || p.kernel == k.name;
-    if (!exists) return false;
-  }
-  return true;
-}
-static_assert(stream_kernels_match_catalog(),
-              "kStreamKernels and the probe catalog (results/probe_catalog.hpp) disagree");
 
 // Initial values: index-dependent (a wrong index shows up in verification), exact in binary.
 template <class T>
@@ -152,56 +97,6 @@ KOKKOS_INLINE_FUNCTION T expected_element(StreamOp op, T q, std::size_t i) {
       return q;  // fill
   }
 }
-
-// How a device-space stream kernel sweeps (GridStride in layout.hpp): one launch per call on the
-// resident grid, every pass inside it, so no launch overhead sits in a cache point's time (one
-// launch per pass above the L2 added ~10.6 µs per pass: a fake plateau at 64-128 MiB on the H200).
-// Bandwidth points: one pass, span = every vector once. Cache points:
-//   - the start moves by `rotation` vectors per pass, ~0.618 of the array (golden ratio), so a
-//     thread's next pass reads other lines than its last: a re-read comes from the level the whole
-//     set fits in, not from the thread's own L1 lines. A multiple of 8 vectors (128 bytes): each
-//     block's run of vectors stays whole cache lines, no line shared by two blocks' stores.
-//   - above the last-level cache no rotation: every vector is then read by one thread, a whole
-//     pass after its last read (rotated in-kernel passes let other threads re-read a chunk still
-//     in L2: a 4 GiB read showed 6.8 TB/s on the H200, above HBM's 4.8);
-//   - reading kernels of sets smaller than a round of the grid (U vectors per thread) read every
-//     vector span/vectors times per pass, so the grid is full; writing kernels never replicate
-//     (thousands of threads storing to one line measure the contention, not the cache): each
-//     vector has one writer per pass, so they need a vector per resident thread.
-struct DeviceSweep {
-  std::size_t threads = 0;   // resident threads R
-  std::size_t span = 0;      // slots per pass: vectors × (reads of each vector per pass)
-  std::size_t rotation = 0;  // vectors the pass start moves by (< vectors)
-  int passes = 1;            // passes per launch
-  std::string unfit;         // why the point cannot be measured this way; empty if it can
-
-  std::size_t reads_per_pass(std::size_t vectors) const { return vectors ? span / vectors : 0; }
-
-  // `passes`: the planner's sweeps per call; `round`: vectors per thread and round.
-  static DeviceSweep make(std::size_t vectors, std::size_t round, std::size_t threads,
-                          std::size_t working_set, bool cache, bool writes, int passes,
-                          std::uint64_t llc_bytes) {
-    DeviceSweep s;
-    s.threads = threads;
-    s.span = vectors;
-    s.passes = passes;
-    if (!cache || vectors == 0) return s;
-    if (writes && vectors < threads) {
-      s.unfit = "a writing cache kernel needs a 16-byte vector per resident thread (" +
-                std::to_string(threads) + ") so that no two threads store to one element; this " +
-                "working set has " + std::to_string(vectors);
-      return s;
-    }
-    if (!writes && vectors < round * threads) {
-      const std::size_t reads = (round * threads + vectors - 1) / vectors;
-      s.span = vectors * reads;
-      s.passes = static_cast<int>(std::max<std::size_t>(1, std::size_t(passes) / reads));
-    }
-    if (!(llc_bytes && working_set > llc_bytes))
-      s.rotation = static_cast<std::size_t>(0.6180339887 * double(vectors)) / 8 * 8 % vectors;
-    return s;
-  }
-};
 
 // `GridLayout`: the device kernels and layout (GridStride, DeviceSweep); true on device spaces.
 // Tests set it on a host space to run the device kernels, their counts and their checks on the

@@ -24,6 +24,7 @@
 #include "harness/probes/sram_probe.hpp"
 #include "harness/probes/stream_probe.hpp"
 #include "harness/probes/vendor_gemm_probe.hpp"
+#include "harness/sweep/plan_sizes.hpp"
 #include "harness/sweep/vendor_gemm_plan.hpp"
 
 namespace ridgeline {
@@ -31,7 +32,7 @@ namespace ridgeline {
 namespace {
 
 // The stream kernel of the probe a profile's `family` section lists as `name`. The profile parser
-// accepts the catalog's names and stream_probe.hpp checks its kernels against the catalog, so a
+// accepts the catalog's names and stream_kernels.hpp checks its kernels against the catalog, so a
 // miss is ridgeline's bug: said, not dereferenced.
 const StreamKernel& stream_kernel_for(std::string_view family, const std::string& name) {
   const ProbeSpec* spec = find_profile_probe(family, name);
@@ -54,40 +55,6 @@ std::string riding_with(const std::string& dtype) {
   return dtype;
 }
 
-struct SpaceLimits {
-  std::uint64_t llc_bytes = 0;     // last-level cache: a GPU's L2, or every LLC copy of the host
-  std::uint64_t memory_bytes = 0;  // what a point may allocate; 0 = unknown
-  // Hosts: one thread's share of its L1 data cache (0 = unknown), where its scratch must stay.
-  std::uint64_t l1d_per_thread = 0;
-  // GPUs: the capacities the cache sweep samples densely around (L1 per SM/CU, L2, LLC).
-  std::vector<std::uint64_t> dense_around;
-};
-
-SpaceLimits limits_for(const MachineFacts& machine, const std::string& space) {
-  SpaceLimits l;
-  for (const SpaceFacts& s : machine.spaces) {
-    if (s.name != space || !s.device) continue;
-    const DeviceCapacities& d = *s.device;
-    l.llc_bytes = d.llc_bytes ? d.llc_bytes : d.l2_bytes;
-    if (d.memory_bytes) l.memory_bytes = static_cast<std::uint64_t>(double(d.memory_bytes) * 0.9);
-    for (const std::uint64_t capacity : {d.l1_per_unit_bytes, d.l2_bytes, d.llc_bytes})
-      if (capacity > 0) l.dense_around.push_back(capacity);
-    return l;
-  }
-  // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
-  // multi-CCD or multi-socket host the threads together hold every copy. A list that lacks a
-  // level has no known last-level cache: DRAM working sets then come from the profile's minimum
-  // alone.
-  const std::vector<host::CacheLevel>& caches = machine.cpu_caches;
-  l.llc_bytes = machine.cpu_caches_incomplete ? 0 : host::machine_last_level_cache_bytes(caches);
-  for (const auto& c : caches)
-    if (c.level == 1 && c.type == "data")
-      l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));
-  if (machine.available_memory_bytes)
-    l.memory_bytes = static_cast<std::uint64_t>(double(machine.available_memory_bytes) * 0.8);
-  return l;
-}
-
 class Planner {
  public:
   Planner(const SweepProfile& p, const MachineFacts& machine, const PlanFilter& f)
@@ -97,20 +64,9 @@ class Planner {
   void space() {
     const std::string name = Space::name();
     if (!wanted(profile_.spaces, name) || !wanted(filter_.spaces, name)) return;
-    limits_ = limits_for(machine_, name);
-    work_scale_ = kIsDeviceSpace<Space> ? profile_.device_work_scale : 1.0;
-    dram_bytes_ = profile_.working_set_bytes
-                      ? profile_.working_set_bytes
-                      : std::max<std::uint64_t>(
-                            profile_.dram_min_bytes,
-                            std::uint64_t(profile_.dram_llc_multiple * double(limits_.llc_bytes)));
-    // Device arrays 33/32 of the DRAM size, off powers of two (on the H200, copy, scale and the
-    // ladder with n a power of two ran 4.00-4.04 TB/s where add and triad ran 4.19). Hosts keep
-    // their lengths, and with them their points' names and baselines.
-    if (kIsDeviceSpace<Space> && !profile_.working_set_bytes) {
-      dram_bytes_ = std::max(dram_bytes_, profile_.device_dram_min_bytes);
-      dram_bytes_ += dram_bytes_ / 32;
-    }
+    limits_ = space_limits(machine_, name);
+    work_scale_ = work_scale(profile_, kIsDeviceSpace<Space>);
+    dram_bytes_ = dram_working_set(profile_, limits_, kIsDeviceSpace<Space>);
     for (const auto& dtype : profile_.dtypes) {
       if (dtype == "fp64")
         typed<Space, double>();
@@ -205,10 +161,8 @@ class Planner {
   template <class Space, class H, int K>
   void half_rung() {
     if (K > profile_.fma_k_max) return;
-    const std::size_t dram_n = dram_bytes_ / (2 * 2);
-    const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
     add(std::make_unique<HalfFmaLadderProbe<Space, H, K>>(
-        std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+        half_ladder_elements(profile_, dram_bytes_, K, work_scale_)));
   }
   // A tensor-core roof needs Kokkos Kernels to hand half/bf16 gemm to the vendor BLAS; its TPL
   // table says whether it does (Kokkos Kernels 4.7.00: cuBLAS gemm only for double, float and
@@ -362,11 +316,8 @@ class Planner {
   void rung() {
     if (K > profile_.fma_k_max) return;
     const std::size_t arrays = Form == LadderForm::kInPlace ? 1 : 2;
-    const std::size_t dram_n = dram_bytes_ / (arrays * sizeof(T));
-    const std::size_t budget_n = std::size_t(work_scale_ * profile_.fma_flops_per_call / (2.0 * K));
-    const bool memory_bound = K < int(sizeof(T));  // intensity K / sizeof(T) below 1
     add(std::make_unique<FmaLadderProbe<Space, T, K, Form>>(
-        memory_bound ? dram_n : std::min(dram_n, std::max<std::size_t>(budget_n, 4096))));
+        ladder_elements(profile_, dram_bytes_, arrays, sizeof(T), K, work_scale_)));
   }
 
   // Working sets from cache.min_bytes to the DRAM size (cache_working_sets; dense around a GPU's
@@ -380,17 +331,12 @@ class Planner {
              double(profile_.cache_min_bytes), double(dram_bytes_), profile_.cache_steps_per_octave,
              kIsDeviceSpace<Space> ? limits_.dense_around : std::vector<std::uint64_t>{})) {
       for (const auto& name : profile_.cache_probes) {
-        const double passes = std::max(1.0, work_scale_ * profile_.cache_bytes_per_call / ws);
-        if (passes > kMaxPasses)
-          throw InputError(profile_.source, "cache.bytes_per_call",
-                           fmt::format("asks for {:.3g} passes over a {:.0f}-byte working set "
-                                       "(at most {:g}): raise cache.min_bytes or lower it",
-                                       passes, ws, kMaxPasses));
+        const int passes = cache_passes(profile_, work_scale_, ws);
         ProbePtr probe;
         std::string skipped;
         if (name == "update") {  // the in-place ladder's K = 1: counted bytes are moved bytes
-          probe = std::make_unique<FmaLadderProbe<Space, T, 1>>(std::size_t(ws) / sizeof(T),
-                                                                int(passes), "cache");
+          probe = std::make_unique<FmaLadderProbe<Space, T, 1>>(std::size_t(ws) / sizeof(T), passes,
+                                                                "cache");
           // Its passes re-read each thread's own chunk: from L1 on a GPU, whatever the set.
           if (kIsDeviceSpace<Space>)
             skipped =
@@ -400,8 +346,7 @@ class Planner {
         } else {
           const StreamKernel& k = stream_kernel_for("cache", name);
           const std::size_t n = std::size_t(ws) / (k.arrays * sizeof(T));
-          probe = std::make_unique<StreamProbe<Space, T>>(k, "cache", n, int(passes),
-                                                          limits_.llc_bytes);
+          probe = std::make_unique<StreamProbe<Space, T>>(k, "cache", n, passes, limits_.llc_bytes);
         }
         std::string& last = last_name[name];
         if (probe->info().name == last) continue;
@@ -429,8 +374,6 @@ class Planner {
         add(std::move(probe));
       }
   }
-
-  static constexpr double kMaxPasses = 1e9;  // passes are an int; counts stay exact in a double
 
   const SweepProfile& profile_;
   const MachineFacts& machine_;

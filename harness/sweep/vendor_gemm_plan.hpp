@@ -11,19 +11,10 @@
 #include "backends/vendor_gemm.hpp"
 #include "harness/probes/probe.hpp"
 #include "harness/probes/vendor_gemm_probe.hpp"
+#include "harness/sweep/plan_sizes.hpp"
 #include "harness/sweep/sweep_profile.hpp"
 
 namespace ridgeline {
-
-// The square first (the points that existed before the sweep), then each m of the sweep that
-// differs from it; m = n is the square, measured once.
-inline std::vector<GemmShape> vendor_gemm_shapes(const SweepProfile& p) {
-  const std::size_t n = p.vendor_gemm_n;
-  std::vector<GemmShape> shapes = {{n, n, n}};
-  for (const std::uint64_t m : p.vendor_gemm_m)
-    if (m != n) shapes.push_back({std::size_t(m), n, n});
-  return shapes;
-}
 
 // `library` null: every point is skipped with `why_not`. `type_wanted` says which types the
 // profile and filter ask for.

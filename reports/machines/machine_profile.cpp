@@ -226,6 +226,8 @@ MachineProfile load_machine_profile(const std::string& path) {
   const FieldReader mem(path, f.require("memory"), "memory");
   m.bandwidth = mem.bounded("bandwidth", kMaxBandwidth);
   if (mem.has("l2_bytes")) m.l2_bytes = mem.bounded("l2_bytes", 1ull << 50);
+  if (mem.has("size_bytes")) m.memory_bytes = mem.bounded("size_bytes", 1ull << 60);
+  m.arch = f.optional_text("arch");
   if (j.contains("levels") && !j["levels"].is_null())
     m.levels = read_level_limits(j["levels"], path);
   const json& peaks = f.require("peaks");

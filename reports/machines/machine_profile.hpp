@@ -78,8 +78,10 @@ struct MachineProfile {
   bool illustrative = false;
   std::string clock_assumed;
   double clock_mhz = 0;
-  double bandwidth = 0;  // byte/s
-  double l2_bytes = 0;   // 0 when not given
+  double bandwidth = 0;     // byte/s
+  double l2_bytes = 0;      // 0 when not given
+  double memory_bytes = 0;  // memory.size_bytes; 0 when not given
+  std::string arch;         // as the sheet words it ("Hopper, sm_90"); empty when not given
   // SMs or CUs of a GPU (0 when not given); on a CPU sheet its cpu.cores, else cpu.threads: the
   // units its P is for, so a space running fewer threads is held against its share.
   int compute_units = 0;

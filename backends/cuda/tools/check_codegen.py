@@ -49,7 +49,7 @@ SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
 FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
 
-# By StreamOp's numbers (harness/probes/stream_probe.hpp): update_xy came last.
+# By StreamOp's numbers (harness/probes/stream_kernels.hpp): update_xy came last.
 STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
 READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
                'update_xy': 2}

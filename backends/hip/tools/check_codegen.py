@@ -48,7 +48,7 @@ try:
 except ImportError:  # python3-yaml (scripts/setup installs it)
     yaml = None
 
-# By StreamOp's numbers (harness/probes/stream_probe.hpp): update_xy came last.
+# By StreamOp's numbers (harness/probes/stream_kernels.hpp): update_xy came last.
 STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
 READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
                'update_xy': 2}

@@ -1,0 +1,81 @@
+#include "harness/sweep/plan_sizes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "backends/host/cpu_info.hpp"
+#include "core/input_error.hpp"
+
+namespace ridgeline {
+
+SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) {
+  SpaceLimits l;
+  for (const SpaceFacts& s : machine.spaces) {
+    if (s.name != space || !s.device) continue;
+    const DeviceCapacities& d = *s.device;
+    l.llc_bytes = d.llc_bytes ? d.llc_bytes : d.l2_bytes;
+    if (d.memory_bytes) l.memory_bytes = static_cast<std::uint64_t>(double(d.memory_bytes) * 0.9);
+    for (const std::uint64_t capacity : {d.l1_per_unit_bytes, d.l2_bytes, d.llc_bytes})
+      if (capacity > 0) l.dense_around.push_back(capacity);
+    return l;
+  }
+  // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
+  // multi-CCD or multi-socket host the threads together hold every copy. A list that lacks a
+  // level has no known last-level cache: DRAM working sets then come from the profile's minimum
+  // alone.
+  const std::vector<host::CacheLevel>& caches = machine.cpu_caches;
+  l.llc_bytes = machine.cpu_caches_incomplete ? 0 : host::machine_last_level_cache_bytes(caches);
+  for (const auto& c : caches)
+    if (c.level == 1 && c.type == "data")
+      l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));
+  if (machine.available_memory_bytes)
+    l.memory_bytes = static_cast<std::uint64_t>(double(machine.available_memory_bytes) * 0.8);
+  return l;
+}
+
+double work_scale(const SweepProfile& profile, bool device) {
+  return device ? profile.device_work_scale : 1.0;
+}
+
+std::uint64_t dram_working_set(const SweepProfile& profile, const SpaceLimits& limits,
+                               bool device) {
+  if (profile.working_set_bytes) return profile.working_set_bytes;
+  std::uint64_t bytes = std::max<std::uint64_t>(
+      profile.dram_min_bytes, std::uint64_t(profile.dram_llc_multiple * double(limits.llc_bytes)));
+  // Device arrays 33/32 of the DRAM size, off powers of two (on the H200, copy, scale and the
+  // ladder with n a power of two ran 4.00-4.04 TB/s where add and triad ran 4.19). Hosts keep
+  // their lengths, and with them their points' names and baselines.
+  if (device) {
+    bytes = std::max(bytes, profile.device_dram_min_bytes);
+    bytes += bytes / 32;
+  }
+  return bytes;
+}
+
+std::size_t ladder_elements(const SweepProfile& profile, std::uint64_t dram_bytes,
+                            std::size_t arrays, std::size_t dtype_bytes, int k, double scale) {
+  const std::size_t dram_n = dram_bytes / (arrays * dtype_bytes);
+  const std::size_t budget_n = std::size_t(scale * profile.fma_flops_per_call / (2.0 * k));
+  const bool memory_bound = k < int(dtype_bytes);  // intensity K / sizeof(T) below 1
+  return memory_bound ? dram_n : std::min(dram_n, std::max<std::size_t>(budget_n, 4096));
+}
+
+std::size_t half_ladder_elements(const SweepProfile& profile, std::uint64_t dram_bytes, int k,
+                                 double scale) {
+  const std::size_t dram_n = dram_bytes / (2 * 2);
+  const std::size_t budget_n = std::size_t(scale * profile.fma_flops_per_call / (2.0 * k));
+  return std::min(dram_n, std::max<std::size_t>(budget_n, 4096));
+}
+
+int cache_passes(const SweepProfile& profile, double scale, double ws) {
+  const double passes = std::max(1.0, scale * profile.cache_bytes_per_call / ws);
+  if (passes > kMaxCachePasses)
+    throw InputError(profile.source, "cache.bytes_per_call",
+                     fmt::format("asks for {:.3g} passes over a {:.0f}-byte working set "
+                                 "(at most {:g}): raise cache.min_bytes or lower it",
+                                 passes, ws, kMaxCachePasses));
+  return int(passes);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,269 @@
+// The device outline (plan_outline.hpp), the time model (plan_estimate.hpp) and the budget the
+// main sweep of a GPU session must fit: planned for the H200 of the committed run, an H100 SXM
+// and an RTX 4090 on this CPU-only build.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "cli/run/plan_inputs.hpp"
+#include "core/input_error.hpp"
+#include "harness/probes/stream_kernels.hpp"
+#include "harness/sweep/plan.hpp"
+#include "harness/sweep/plan_estimate.hpp"
+#include "harness/sweep/plan_outline.hpp"
+#include "harness/sweep/plan_sizes.hpp"
+#include "harness/sweep/sweep_profile.hpp"
+#include "results/results_file.hpp"
+#include "results/results_model.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
+
+namespace ridgeline {
+namespace {
+
+const std::string kRoot = test::paths::kSourceDir;
+const std::string kH200 = kRoot + "/reports/samples/h200";
+
+SweepProfile profile(const std::string& name) {
+  return load_sweep_profile(kRoot + "/profiles/sweeps/" + name + ".json");
+}
+MachineProfile sheet(const std::string& id) {
+  return find_machine_profile(id, kRoot + "/profiles/machines");
+}
+
+// The three GPUs the session may get: the H200 as its run recorded it, the others from sheets.
+struct Card {
+  std::string label;
+  DeviceSpaceFacts device;
+  DeviceSpeed speed;
+};
+std::vector<Card> cards() {
+  std::vector<Card> out;
+  const DeviceSpaceFacts h200 = device_from_info(kH200 + "/info.json", "");
+  out.push_back({"H200 (info.json)", h200, speed_from_sheet(sheet("h200-sxm"), h200.arch)});
+  for (const char* id : {"h100-sxm", "rtx-4090"}) {
+    const MachineProfile s = sheet(id);
+    const DeviceSpaceFacts d = device_from_sheet(s);
+    out.push_back({id, d, speed_from_sheet(s, d.arch)});
+  }
+  return out;
+}
+
+const Results& h200_run() {
+  static const Results r = load_results(kH200 + "/results.json");
+  return r;
+}
+DeviceSpeed h200_speed() { return speed_from_sheet(sheet("h200-sxm"), "sm_90"); }
+
+std::map<std::string, int> measured_per_family(const std::vector<OutlinePoint>& plan) {
+  std::map<std::string, int> n;
+  for (const OutlinePoint& p : plan)
+    if (p.measured()) ++n[p.info.family];
+  return n;
+}
+
+TEST(PlanOutline, DeviceFactsComeFromTheInfoFileAndTheSheets) {
+  const std::vector<Card> c = cards();
+  EXPECT_EQ(c[0].device.compute_units, 132);
+  EXPECT_EQ(c[0].device.capacities.l2_bytes, 62914560u);
+  EXPECT_EQ(c[0].device.concurrency, 270336);
+  // The committed file predates l1_per_unit_bytes: sm_90's comes from the architecture.
+  EXPECT_EQ(c[0].device.capacities.l1_per_unit_bytes, 256u * 1024);
+  EXPECT_EQ(c[1].device.compute_units, 132);
+  EXPECT_EQ(c[1].device.capacities.l2_bytes, 52428800u);
+  EXPECT_EQ(c[1].device.concurrency, 132 * 2048);
+  EXPECT_EQ(c[2].device.compute_units, 128);
+  EXPECT_EQ(c[2].device.arch, "sm_89");
+  EXPECT_EQ(c[2].device.concurrency, 128 * 1536);
+  EXPECT_EQ(c[2].device.capacities.l1_per_unit_bytes, 128u * 1024);
+}
+
+// Counted from the profile here, not from the outline's walk: each family's rule as the
+// planner states it.
+TEST(PlanOutline, CountsFollowTheProfileOnEachCard) {
+  const SweepProfile p = profile("gpu-first-light");
+  for (const Card& card : cards()) {
+    SCOPED_TRACE(card.label);
+    const std::vector<OutlinePoint> plan = outline_device_plan(p, card.device);
+    const auto n = measured_per_family(plan);
+    const int typed = int(std::count_if(p.dtypes.begin(), p.dtypes.end(), [](const std::string& d) {
+      return d == "fp64" || d == "fp32";
+    }));
+    const int half = int(p.dtypes.size()) - typed;  // fp16 and bf16 run on CUDA
+    EXPECT_EQ(n.at("bandwidth"), int(p.bandwidth_probes.size()) * typed);
+    const int rungs = int(std::log2(p.fma_k_max)) + 1;
+    EXPECT_EQ(n.at("fma"), rungs * (int(p.fma_probes.size()) * typed + half));
+    EXPECT_EQ(n.at("peak"), int(p.dtypes.size()));
+    // Every GEMM type rides with a profile dtype; fp8 runs on sm_89 and sm_90.
+    const int shapes =
+        1 + int(std::count_if(p.vendor_gemm_m.begin(), p.vendor_gemm_m.end(),
+                              [&](std::uint64_t m) { return m != p.vendor_gemm_n; }));
+    const int kokkos_library = int(p.library_probes.size()) - 1;  // all but vendor_gemm
+    EXPECT_EQ(n.at("library"), kokkos_library * typed + 6 * shapes);
+    // Scratch above Kokkos' level-0 limit (48 KiB less its reserve) clips to one size.
+    std::set<std::uint64_t> sizes;
+    const std::uint64_t limit = kCudaSharedPerBlockBytes - kKokkosTeamReserveBytes - 64;
+    for (const std::uint64_t b : p.sram_bytes) sizes.insert(std::min(b, limit) / 4096 * 4096);
+    EXPECT_EQ(n.at("sram"), int(sizes.size() * p.sram_probes.size() * p.sram_dtypes.size()));
+    // The cache sweep: every working set for the read kernel; triad (three fp64 arrays) where
+    // each resident thread has a 16-byte vector of each array to write.
+    ASSERT_EQ(p.cache_dtypes, std::vector<std::string>{"fp64"});
+    ASSERT_EQ(p.cache_probes, (std::vector<std::string>{"read", "triad"}));
+    MachineFacts m;
+    m.spaces.push_back({card.device.space, card.device.capacities});
+    const SpaceLimits limits = space_limits(m, card.device.space);
+    const auto sets =
+        cache_working_sets(double(p.cache_min_bytes), double(dram_working_set(p, limits, true)),
+                           p.cache_steps_per_octave, limits.dense_around);
+    const std::size_t threads = device_resident_threads(card.device.concurrency);
+    const int triads = int(std::count_if(
+        sets.begin(), sets.end(), [&](double ws) { return std::size_t(ws) / 24 / 2 >= threads; }));
+    EXPECT_EQ(n.at("cache"), int(sets.size()) + triads);
+  }
+}
+
+TEST(PlanOutline, SkipsWhatTheDeviceCannotRun) {
+  const SweepProfile p = profile("gpu-first-light");
+  DeviceSpaceFacts small = device_from_sheet(sheet("rtx-4090"));
+  small.arch = "sm_86";                        // no fp8 tensor cores
+  small.capacities.memory_bytes = 4ull << 30;  // 90 % of it holds no 4.4-GB DRAM set
+  int fp8 = 0, out_of_memory = 0;
+  for (const OutlinePoint& o : outline_device_plan(p, small)) {
+    if (o.info.dtype == "fp8") {
+      EXPECT_FALSE(o.measured()) << o.info.name;
+      ++fp8;
+    }
+    if (o.skipped_reason.rfind("out of memory", 0) == 0) ++out_of_memory;
+  }
+  EXPECT_GT(fp8, 0);
+  EXPECT_GT(out_of_memory, 0);
+  SweepProfile hip_only = p;
+  hip_only.spaces = {"HIP"};
+  EXPECT_TRUE(outline_device_plan(hip_only, small).empty());
+}
+
+// Google Benchmark 1.7 with manual time: one iteration, then 1.4 × min_time / time of them;
+// repetitions after the first reuse the count.
+TEST(PlanEstimate, MeasurementFollowsGoogleBenchmarksSizing) {
+  SweepProfile p;
+  p.repetitions = 5;
+  p.min_time_s = 0.01;
+  p.warmup_s = 0.03;
+  const TimeModel m;
+  // 2 ms calls: 1 iteration (2 ms), then 1.4 × 10 / 2 = 7 (14 ms >= 10 ms), 4 more runs of 7.
+  const double t = 0.002;
+  const double expected = (0.03 + t) + (1 + 7 + 4 * 7) * t + (2 + 4) * m.per_repetition_s;
+  EXPECT_NEAR(measurement_seconds(p, t, m), expected, 1e-12);
+  // Past a tenth of min_time the count grows by more than 10: 1.4 × 10 / 1.05 → 13 iterations.
+  const double t13 = 0.00105;
+  EXPECT_NEAR(measurement_seconds(p, t13, m),
+              (0.03 + t13) + (1 + 13 + 4 * 13) * t13 + (2 + 4) * m.per_repetition_s, 1e-12);
+  const double slow = 0.5;  // above min_time: one iteration per repetition
+  EXPECT_NEAR(measurement_seconds(p, slow, m), 2 * slow + 5 * slow + 5 * m.per_repetition_s, 1e-12);
+}
+
+// The model replays the committed H200 run from its own points: its total must match what the
+// run's log says the main sweep took (the constants were fitted to it: this holds them there).
+TEST(PlanEstimate, ReplayOfTheH200RunMatchesItsLog) {
+  std::ifstream log(kH200 + "/gpu-run-steps.txt");
+  ASSERT_TRUE(log) << kH200 << "/gpu-run-steps.txt";
+  const std::regex step(R"(^\[\s*(\d+) s\] (.*)$)");
+  double smoke_done = -1, main_done = -1;
+  for (std::string line; std::getline(log, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, step)) continue;
+    if (m.str(2).rfind("smoke sweep verified", 0) == 0) smoke_done = std::stod(m.str(1));
+    if (m.str(2).rfind("main sweep", 0) == 0) main_done = std::stod(m.str(1));
+  }
+  ASSERT_GE(smoke_done, 0);
+  ASSERT_GT(main_done, smoke_done);
+  nlohmann::json recorded = read_json_file(kH200 + "/results.json", "results")["profile"];
+  recorded.erase("source");
+  const SweepProfile p = parse_sweep_profile(recorded, "results.json profile");
+  const PlanEstimate replay = replay_run(p, h200_run());
+  EXPECT_EQ(replay.points.size(), 115u);
+  EXPECT_NEAR(replay.total_s, main_done - smoke_done, 0.1 * (main_done - smoke_done));
+  RecordProperty("replay_s", std::to_string(replay.total_s));
+  RecordProperty("logged_s", std::to_string(main_done - smoke_done));
+}
+
+TEST(PlanEstimate, ScalesMeasuredRatesByTheSheets) {
+  const SweepProfile p = profile("gpu-first-light");
+  const std::vector<Card> c = cards();
+  std::map<std::string, double> call[3];
+  for (int i = 0; i < 3; ++i) {
+    const PlanEstimate e =
+        estimate_plan(p, outline_device_plan(p, c[i].device), c[i].speed, h200_run(), h200_speed());
+    for (const PointEstimate& pe : e.points) call[i][pe.point.info.name] = pe.call_s;
+  }
+  const MachineProfile h200 = sheet("h200-sxm"), h100 = sheet("h100-sxm"), rtx = sheet("rtx-4090");
+  // A stream: slower by the memory bandwidth.
+  const std::string copy = "copy/Cuda/fp64/n:276824064";
+  EXPECT_NEAR(call[1].at(copy) / call[0].at(copy), h200.bandwidth / h100.bandwidth, 1e-9);
+  // The fp64 peak: by the vector FMA peak; the fp64 GEMM by the unit it runs on (DMMA on
+  // Hopper, the vector units on Ada).
+  const std::string peak = "peak/Cuda/fp64/k:2048";
+  EXPECT_NEAR(call[2].at(peak) / call[0].at(peak),
+              h200.grading_peak("fp64", UnitKind::kVector)->flops /
+                  rtx.grading_peak("fp64", UnitKind::kVector)->flops,
+              1e-9);
+  const std::string gemm = "vendor_gemm/Cuda/fp64/n:8192";
+  EXPECT_NEAR(call[2].at(gemm) / call[0].at(gemm),
+              h200.grading_peak("fp64", UnitKind::kMatrix, "fp64")->flops /
+                  rtx.grading_peak("fp64", UnitKind::kVector)->flops,
+              1e-9);
+}
+
+TEST(PlanEstimate, ThePointsOfAFileWithoutDevicePointsAreRefused) {
+  Results host_only = h200_run();
+  for (SpaceInfo& s : host_only.spaces) s.kind = "host";
+  const SweepProfile p = profile("gpu-smoke");
+  const DeviceSpaceFacts d = device_from_info(kH200 + "/info.json", "");
+  EXPECT_THROW(estimate_plan(p, outline_device_plan(p, d), {}, host_only, {}), InputError);
+}
+
+// The session: one device command of at most kDeviceCommandLimitS runs gpu-run with
+// kSessionBudgetS; the main sweep must leave kAfterSweepReserveS after it and the smoke sweep.
+TEST(PlanBudget, GpuFirstLightFitsTheSessionOnEachCard) {
+  static_assert(kSessionBudgetS <= kDeviceCommandLimitS, "gpu-run must fit one device command");
+  const SweepProfile main = profile("gpu-first-light"), smoke = profile("gpu-smoke");
+  for (const Card& card : cards()) {
+    const PlanEstimate s = estimate_plan(smoke, outline_device_plan(smoke, card.device), card.speed,
+                                         h200_run(), h200_speed());
+    const PlanEstimate e = estimate_plan(main, outline_device_plan(main, card.device), card.speed,
+                                         h200_run(), h200_speed());
+    // gpu-run's smoke runs one unit per process, its main sweep kMainSweepProcesses parts.
+    EXPECT_LE(s.session_s(true), kSmokeAllowanceS) << card.label;
+    EXPECT_LE(kSmokeAllowanceS + e.session_s(false) + kAfterSweepReserveS, kSessionBudgetS)
+        << card.label << ": main sweep " << e.session_s(false) << " s; allowance "
+        << main_sweep_allowance(kSessionBudgetS) << " s";
+    // Every family stays in the profile, and the report's roofs come before the pyramid.
+    for (const char* family : {"bandwidth", "fma", "peak", "cache", "sram", "library"})
+      EXPECT_GT(measured_per_family(outline_device_plan(main, card.device))[family], 0) << family;
+  }
+}
+
+TEST(PlanInputs, AMissingFieldNamesTheFileAndTheField) {
+  test::TempDir tmp;
+  nlohmann::json info = read_json_file(kH200 + "/info.json", "info");
+  info["spaces"][0]["device"].erase("memory_bytes");
+  const std::string path = tmp.path + "/info.json";
+  std::ofstream(path) << info.dump();
+  try {
+    device_from_info(path, "");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ": spaces[0].device.memory_bytes: missing required field");
+  }
+  EXPECT_THROW(device_from_info(kH200 + "/info.json", "HIP"), InputError);
+  EXPECT_THROW(device_from_sheet(sheet("epyc-zen3-2vcpu")), InputError);
+}
+
+}  // namespace
+}  // namespace ridgeline
