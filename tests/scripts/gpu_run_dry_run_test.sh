@@ -41,6 +41,10 @@ for part in 1 2 3; do
   grep -q "main sweep part $part (.*): verified" "$out/summary.txt" || fail "main sweep part $part did not verify: $(cat "$out/summary.txt")"
 done
 grep -q 'smoke peak: verified' "$out/summary.txt" || fail "summary has no smoke line per unit"
+for card in h200-sxm h100-sxm rtx-4090; do  # the binary's estimate of the real session, per card
+  grep -q "estimate, gpu-first-light on $card: Budget 300 s: .* in gpu-run's 3 parts" "$out/summary.txt" ||
+    fail "no estimate for $card: $(cat "$out/summary.txt")"
+done
 
 # A unit that fails its smoke (a planted verification error in the peak probe) is left out of
 # the main sweep, and the session goes on to measure the rest; the exit says a unit failed.
