@@ -57,6 +57,24 @@ grep -q 'smoke peak: FAILED' "$outp/summary.txt" || fail "the failed unit is not
 grep -q 'main sweep part 1 (bandwidth): verified' "$outp/summary.txt" ||
   fail "the main sweep did not go on without the failed unit: $(cat "$outp/summary.txt")"
 
+# The short rerun: resumed from the first call's results (carried back), it keeps their points
+# and measures only its units; a carried file of another run is kept aside and measured afresh.
+"$src/scripts/gpu-run" --dry-run --budget 120 --no-smoke --only cache --resume-from "$out/results.json" \
+  "$build" "$work/outr" >/dev/null 2>&1 || fail "the rerun exited $?"
+outr=$(echo "$work"/outr/*)
+grep -q 'main sweep part 3 (cache): verified' "$outr/summary.txt" || fail "rerun: $(cat "$outr/summary.txt")"
+python3 - "$outr/results.json" <<'PY' || fail "the rerun did not keep the first call's points"
+import json, sys
+fams = {p["family"] for p in json.load(open(sys.argv[1]))["points"] if p["verified"]}
+assert {"bandwidth", "peak", "library", "cache"} <= fams, fams
+PY
+"$src/scripts/gpu-run" --dry-run --budget 120 --no-smoke --only peak --resume-from "$src/tests/data/cpu_run_a.json" \
+  "$build" "$work/outc" >/dev/null 2>&1 || fail "a rerun from another run's file exited $?"
+outc=$(echo "$work"/outc/*)
+if ! grep -q 'cannot be resumed' "$outc/summary.txt" || ! grep -q 'main sweep part 1 (peak): verified' "$outc/summary.txt"; then
+  fail "another run's file: $(cat "$outc/summary.txt")"
+fi
+
 # No GPU time on a bundle that is not there, or was built for another card: one line, exit 2,
 # nothing written.
 rc=0
