@@ -19,8 +19,9 @@ struct PointRoof {
   Roof roof{0, 0}, high{0, 0};
   std::string memory_name;  // the memory roof's name
   bool matrix = false;
-  // The points each side is the envelope of (indices into the group's points, as the fits give
-  // them); empty where the side is no envelope of the group's own points (another dtype's B).
+  // The points each side is the envelope of (indices into the file's points, as the fits give
+  // them; a memory roof's of any dtype of the space); empty where the fit names none (a GEMM's
+  // memory side, which is the highest memory roof measured).
   std::vector<std::size_t> peak_points, memory_points;
 };
 
@@ -103,15 +104,15 @@ std::map<int, double> round_rates(const Point& p, double count) {
 // rounds shared: then the plain ratio is all there is.
 std::optional<RoundRatio> per_round_ratio(const FileAnalysis& a, const Point& p,
                                           const PointRoof& roof, bool peak_side) {
-  // The fits index the points of their space × dtype, in file order.
-  const std::vector<const Point*>& group = a.points_of(p.space, p.dtype);
+  // The fits index the file's points (a memory roof's may be of other dtypes of the space).
+  const std::vector<Point>& file = a.results.points;
   const double Point::*count = peak_side ? &Point::flops : &Point::bytes;
   const std::vector<std::size_t>& points = peak_side ? roof.peak_points : roof.memory_points;
   if (p.*count <= 0 || points.empty()) return std::nullopt;
   std::map<int, double> envelope;
   for (std::size_t i : points) {
-    if (i >= group.size()) continue;
-    const Point& c = *group[i];
+    if (i >= file.size()) continue;
+    const Point& c = file[i];
     for (const auto& [round, rate] : round_rates(c, c.*count))
       envelope[round] = std::max(envelope[round], rate);
   }
