@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/stats.hpp"
+#include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/fit/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
@@ -165,9 +166,20 @@ std::string cache_reason(const FileAnalysis& a, const GroupAnalysis& g, const Po
   if (!memory_side || p.family == "peak" || p.working_set_bytes <= 0 ||
       (dram > 0 && dram_sized(p, dram)))
     return "";
-  const std::string level = cache_level_holding(a.results, p.space, p.working_set_bytes);
-  return level.empty() ? "working set below 4x the last-level cache: partly cached"
-                       : "working set fits in " + level + ": cache-resident";
+  const auto caps = cache_capacities(a.results, p.space);
+  const auto holds = std::find_if(caps.begin(), caps.end(), [&p](const CacheCapacity& c) {
+    return p.working_set_bytes <= c.bytes;
+  });
+  if (holds == caps.end()) return "working set below 4x the last-level cache: partly cached";
+  // "the 32 MiB L3 (LLC)", "the 256 KiB L1 of each unit" (a GPU's: every SM reads the whole set).
+  const std::string level = "the " + format_size_bytes(holds->bytes) + " " + holds->name +
+                            (holds->per_unit ? " of each unit" : "");
+  // A GPU file from before the context recorded the SMs' L1 names its L2 first: a set that small
+  // may be the L1's (the H200's 4–128 KiB sets ran at 3.6 × its L2 plateau).
+  if (holds == caps.begin() && !holds->per_unit && is_device_space(a.results, p.space))
+    return "working set fits in " + level +
+           ", or in an L1 the file records no size for: cache-resident";
+  return "working set fits in " + level + ": cache-resident";
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Memory roofs are the device's, not a dtype's: on a constructed GPU file where fp16 runs only
 // in-place ladder rungs (1:1) and fp64 runs a triad (2:1), every dtype gets the same B, B_read
 // and B_write, each named by the point (and dtype) that set it; ridges are each dtype's P over that
-// B; a point is held against the device's roof.
+// B; a point is held against the device's roof; the pyramid's device memory is read as B_read.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/analysis.hpp"
+#include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/summary_tables.hpp"
 
@@ -211,6 +212,26 @@ TEST(DeviceRoofs, CacheSizedFallbackPointsDoNotSetTheDevicesB) {
   EXPECT_NEAR(fp16.fit->estimate.roof.bandwidth, kTriad, 1e-6 * kTriad);
   for (const auto& c : fp16.caveats)
     EXPECT_EQ(c.find("working sets below"), std::string::npos) << c;
+}
+
+// The pyramid reads every level, device memory included: its cell is B_read (the dot's), not B
+// (the triad's), and says which roof it is.
+TEST(DeviceRoofs, ThePyramidsDeviceMemoryReadCellIsBRead) {
+  std::vector<FileAnalysis> files;
+  files.push_back(analyze(results(device_points()), 200));
+  const GroupFit& fp16 = fit_of(files[0], "fp16");
+  ASSERT_TRUE(fp16.read_bandwidth);
+  std::string md;
+  memory_pyramid(md, files, {});
+  const auto at = md.find("| test.json | Cuda | device memory | – | ");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string row = md.substr(at, md.find('\n', at) - at);
+  EXPECT_NE(
+      row.find("| " + format_bytes_with_ci(fp16.read_bandwidth->value, fp16.read_bandwidth->ci) +
+               " | B_read, set by dot fp64 n:1 |"),
+      std::string::npos)
+      << row;
+  EXPECT_EQ(row.find(format_bytes_per_s(kTriad)), std::string::npos) << row;
 }
 
 }  // namespace

@@ -64,7 +64,8 @@ TEST(Report, RoofsNameTheirPointsAndCeilingsTheirBytes) {
   EXPECT_NE(md.find("| OpenBLAS (fixture), 2 threads |"), std::string::npos);
   EXPECT_NE(md.find("## Points above their roof"), std::string::npos);
   EXPECT_NE(md.find("| `cache_read/OpenMP/fp64/ws:16384` |"), std::string::npos);
-  EXPECT_NE(md.find("working set fits in L1: cache-resident |"), std::string::npos);
+  // Named from the context's capacities: 2 cores × 48 KiB of L1.
+  EXPECT_NE(md.find("working set fits in the 96 KiB L1: cache-resident |"), std::string::npos);
   // The 1.0 file's B is set by its fp32 triad, which stores into lines it never read: B is a
   // lower bound there, and says so.
   EXPECT_NE(md.find("> B is set by triad fp32 n:16777216, whose stores allocate lines on this CPU"),
