@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/stats.hpp"
+#include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/fit/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
@@ -19,8 +20,9 @@ struct PointRoof {
   Roof roof{0, 0}, high{0, 0};
   std::string memory_name;  // the memory roof's name
   bool matrix = false;
-  // The points each side is the envelope of (indices into the group's points, as the fits give
-  // them); empty where the side is no envelope of the group's own points (another dtype's B).
+  // The points each side is the envelope of (indices into the file's points, as the fits give
+  // them; a memory roof's of any dtype of the space); empty where the fit names none (a GEMM's
+  // memory side, which is the highest memory roof measured).
   std::vector<std::size_t> peak_points, memory_points;
 };
 
@@ -103,15 +105,15 @@ std::map<int, double> round_rates(const Point& p, double count) {
 // rounds shared: then the plain ratio is all there is.
 std::optional<RoundRatio> per_round_ratio(const FileAnalysis& a, const Point& p,
                                           const PointRoof& roof, bool peak_side) {
-  // The fits index the points of their space × dtype, in file order.
-  const std::vector<const Point*>& group = a.points_of(p.space, p.dtype);
+  // The fits index the file's points (a memory roof's may be of other dtypes of the space).
+  const std::vector<Point>& file = a.results.points;
   const double Point::*count = peak_side ? &Point::flops : &Point::bytes;
   const std::vector<std::size_t>& points = peak_side ? roof.peak_points : roof.memory_points;
   if (p.*count <= 0 || points.empty()) return std::nullopt;
   std::map<int, double> envelope;
   for (std::size_t i : points) {
-    if (i >= group.size()) continue;
-    const Point& c = *group[i];
+    if (i >= file.size()) continue;
+    const Point& c = file[i];
     for (const auto& [round, rate] : round_rates(c, c.*count))
       envelope[round] = std::max(envelope[round], rate);
   }
@@ -164,9 +166,20 @@ std::string cache_reason(const FileAnalysis& a, const GroupAnalysis& g, const Po
   if (!memory_side || p.family == "peak" || p.working_set_bytes <= 0 ||
       (dram > 0 && dram_sized(p, dram)))
     return "";
-  const std::string level = cache_level_holding(a.results, p.space, p.working_set_bytes);
-  return level.empty() ? "working set below 4x the last-level cache: partly cached"
-                       : "working set fits in " + level + ": cache-resident";
+  const auto caps = cache_capacities(a.results, p.space);
+  const auto holds = std::find_if(caps.begin(), caps.end(), [&p](const CacheCapacity& c) {
+    return p.working_set_bytes <= c.bytes;
+  });
+  if (holds == caps.end()) return "working set below 4x the last-level cache: partly cached";
+  // "the 32 MiB L3 (LLC)", "the 256 KiB L1 of each unit" (a GPU's: every SM reads the whole set).
+  const std::string level = "the " + format_size_bytes(holds->bytes) + " " + holds->name +
+                            (holds->per_unit ? " of each unit" : "");
+  // A GPU file from before the context recorded the SMs' L1 names its L2 first: a set that small
+  // may be the L1's (the H200's 4–128 KiB sets ran at 3.6 × its L2 plateau).
+  if (holds == caps.begin() && !holds->per_unit && is_device_space(a.results, p.space))
+    return "working set fits in " + level +
+           ", or in an L1 the file records no size for: cache-resident";
+  return "working set fits in " + level + ": cache-resident";
 }
 
 }  // namespace

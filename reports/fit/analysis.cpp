@@ -50,27 +50,35 @@ FileAnalysis analyze(Results results, int replicates, std::uint64_t seed) {
   }
   a.results = std::move(results);
   for (const auto& p : a.results.points) a.group_points[{p.space, p.dtype}].push_back(&p);
-  // A matrix roof whose own group measured no B (tf32 runs only the GEMM) takes the B of its
-  // storage type's group.
+  // Each group was fitted from its own points: its indices become the file's, so that memory
+  // roofs can pool points of several dtypes.
+  std::vector<GroupFit*> fits;
   for (auto& g : a.groups) {
-    auto& m = g.fit.matrix;
-    if (!m || m->ridge || storage_dtype(g.fit.dtype) == g.fit.dtype) continue;
-    if (const GroupAnalysis* s = a.find(g.fit.space, storage_dtype(g.fit.dtype)))
-      set_matrix_ridges(*m, s->fit);
+    GroupFit& f = g.fit;
+    const std::vector<const Point*>& own = a.points_of(f.space, f.dtype);
+    const auto to_file = [&](std::vector<std::size_t>& indices) {
+      for (std::size_t& i : indices)
+        i = static_cast<std::size_t>(own.at(i) - a.results.points.data());
+    };
+    to_file(f.peak_points);
+    to_file(f.bandwidth_points);
+    for (MixRoof& m : f.mixes) to_file(m.points);
+    if (f.matrix) to_file(f.matrix->points);
+    fits.push_back(&f);
   }
-  // A group without a read kernel (fp16, bf16: the sweep reads in fp64 and fp32 only) places
-  // its matrix roof against the space's highest B_read, as the above-roof check holds every
-  // point against the highest memory roof measured.
+  pool_memory_roofs(a.results, fits, replicates, seed);
+  // A matrix roof whose own group measured no B (tf32 runs only the GEMM) takes the space's B,
+  // the device's: that of its storage type's group where there is one, else of any fitted group.
   for (auto& g : a.groups) {
     auto& m = g.fit.matrix;
-    if (!m || !m->ridge || m->read_ridge) continue;
-    const GroupFit* best = nullptr;
+    if (!m || m->ridge) continue;
+    const GroupAnalysis* s = a.find(g.fit.space, storage_dtype(g.fit.dtype));
     for (const auto& other : a.groups)
-      if (other.fit.space == g.fit.space && other.fit.read_bandwidth &&
-          (!best || other.fit.read_bandwidth->value > best->read_bandwidth->value))
-        best = &other.fit;
-    if (best) set_matrix_read_ridge(*m, *best);
+      if ((!s || !s->fit.fit) && other.fit.space == g.fit.space && other.fit.fit) s = &other;
+    if (s && s->fit.fit) set_matrix_ridges(*m, s->fit);
   }
+  // (A group without a read kernel, fp16 or bf16, holds the device's B_read since the pooling:
+  // its read ridge is set with its own.)
   return a;
 }
 

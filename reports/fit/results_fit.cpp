@@ -1,6 +1,8 @@
 #include "reports/fit/results_fit.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 
 #include "core/stats.hpp"
 #include "core/units.hpp"
@@ -20,16 +22,18 @@ Observation observation_of(const Point& p, Counted what, bool observes_peak) {
   return o;
 }
 
-// "fma k:1, k:2; dot n:…": each probe once, followed by the grades of its points.
-std::string describe(const std::vector<const Point*>& points) {
-  std::vector<std::pair<std::string, std::string>> probes;  // probe, grades
+// "fma k:1, k:2; dot n:…": each probe once, followed by the grades of its points. With
+// `dtypes` (memory roofs pooled over a device's dtypes) each probe × dtype once: "triad fp64 n:…".
+std::string describe(const std::vector<const Point*>& points, bool dtypes = false) {
+  std::vector<std::pair<std::string, std::string>> probes;  // probe (and dtype), grades
   for (const Point* p : points) {
     const auto slash = p->name.find_last_of('/');
     const std::string grade = slash == std::string::npos ? p->name : p->name.substr(slash + 1);
+    const std::string probe = dtypes ? p->probe + " " + p->dtype : p->probe;
     auto it = std::find_if(probes.begin(), probes.end(),
-                           [p](const auto& e) { return e.first == p->probe; });
+                           [&probe](const auto& e) { return e.first == probe; });
     if (it == probes.end())
-      probes.emplace_back(p->probe, grade);
+      probes.emplace_back(probe, grade);
     else
       it->second += ", " + grade;
   }
@@ -89,9 +93,29 @@ std::vector<std::size_t> indices_in(const Results& r, const std::vector<const Po
 
 bool allocates(const Point& p, bool device) { return moved_per_counted(p, device) > 1; }
 
-// The envelope of one mix's points (their byte rates), with the point that sets it.
+// The caveats that say where B's points came from, written by set_bandwidth_best and
+// observations_for; pool_memory_roofs replaces them when B becomes the device's.
+const std::string kAllocatingBest = "B is set by ";
+const std::string kSmallSets =
+    "B comes from working sets below 4x the last-level cache: it may be a cache's bandwidth, "
+    "not DRAM's";
+
+// The point that sets B: its mix, its name, and whether its bytes are a lower bound.
+void set_bandwidth_best(GroupFit& g, const Point& best, bool device, bool dtypes) {
+  g.bandwidth_mix = traffic_mix(best);
+  g.bandwidth_best = describe({&best}, dtypes);
+  g.bandwidth_lower_bound = allocates(best, device);
+  if (g.bandwidth_lower_bound)
+    g.caveats.push_back(
+        kAllocatingBest + g.bandwidth_best +
+        ", whose stores allocate lines on this CPU (write-allocate): its counted bytes, and so B, "
+        "are a lower bound of what the memory moved");
+}
+
+// The envelope of one mix's points (their byte rates), with the point that sets it; `dtypes`
+// names each point's dtype (a roof pooled over the device's dtypes).
 MixRoof mix_roof_of(const Results& r, TrafficMix mix, const std::vector<const Point*>& points,
-                    bool device, int replicates, std::uint64_t seed) {
+                    bool device, int replicates, std::uint64_t seed, bool dtypes = false) {
   MixRoof m;
   m.mix = mix;
   m.points = indices_in(r, points);
@@ -102,9 +126,9 @@ MixRoof mix_roof_of(const Results& r, TrafficMix mix, const std::vector<const Po
       obs.begin(), obs.end(),
       [](const Observation& x, const Observation& y) { return x.rate() < y.rate(); });
   const Point* best_point = points[static_cast<std::size_t>(best - obs.begin())];
-  m.best = describe({best_point});
+  m.best = describe({best_point}, dtypes);
   m.lower_bound = allocates(*best_point, device);
-  m.from = describe(points);
+  m.from = describe(points, dtypes);
   return m;
 }
 
@@ -126,14 +150,7 @@ void set_mixes(const Results& r, GroupFit& g, const GroupObservations& obs,
   // The point that sets B: the fastest of those B used (B is their envelope).
   const Point* best = fastest(used, &Point::bytes);
   if (!best) return;
-  g.bandwidth_mix = traffic_mix(*best);
-  g.bandwidth_best = describe({best});
-  g.bandwidth_lower_bound = allocates(*best, device);
-  if (g.bandwidth_lower_bound)
-    g.caveats.push_back(
-        "B is set by " + g.bandwidth_best +
-        ", whose stores allocate lines on this CPU (write-allocate): its counted bytes, and so B, "
-        "are a lower bound of what the memory moved");
+  set_bandwidth_best(g, *best, device, false);
 }
 
 }  // namespace
@@ -157,13 +174,9 @@ void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth) {
   for (const Roof& r : f.replicates) b.push_back(r.bandwidth);
   matrix.ridge = matrix.peak.value / f.estimate.roof.bandwidth;
   matrix.ridge_ci = ratio_interval(matrix.peak.replicates, b, *matrix.ridge);
-  if (bandwidth.read_bandwidth) set_matrix_read_ridge(matrix, bandwidth);
-}
-
-void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth) {
-  if (!read_bandwidth.read_bandwidth) return;
-  const LevelFit& read = *read_bandwidth.read_bandwidth;
-  matrix.read_bandwidth_dtype = read_bandwidth.dtype;
+  if (!bandwidth.read_bandwidth) return;
+  const LevelFit& read = *bandwidth.read_bandwidth;
+  matrix.read_bandwidth_dtype = bandwidth.dtype;
   matrix.read_ridge = matrix.peak.value / read.value;
   matrix.read_ridge_ci =
       ratio_interval(matrix.peak.replicates, read.replicates, *matrix.read_ridge);
@@ -238,9 +251,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
   } else if (!b_small.empty()) {
     add_bandwidth_points(g, b_small);
     g.bandwidth_from = describe(b_small);
-    g.caveats.push_back(
-        "B comes from working sets below 4x the last-level cache: it may be a cache's bandwidth, "
-        "not DRAM's");
+    g.caveats.push_back(kSmallSets);
   }
   // P is the envelope of the register-only peak and the ladder's compute-bound rungs: a rung
   // that runs faster than the peak probe shows the peak short of what the FMA units do. Rungs
@@ -324,7 +335,107 @@ std::vector<GroupFit> fit_results(const Results& r, int replicates, std::uint64_
     }
     out.push_back(std::move(g));
   }
+  std::vector<GroupFit*> groups;
+  for (auto& g : out) groups.push_back(&g);
+  pool_memory_roofs(r, groups, replicates, seed);
   return out;
+}
+
+void pool_memory_roofs(const Results& r, const std::vector<GroupFit*>& groups, int replicates,
+                       std::uint64_t seed) {
+  std::vector<std::string> spaces;
+  for (const GroupFit* g : groups)
+    if (std::find(spaces.begin(), spaces.end(), g->space) == spaces.end())
+      spaces.push_back(g->space);
+  const auto point = [&r](std::size_t i) { return &r.points.at(i); };
+  for (const std::string& space : spaces) {
+    std::vector<GroupFit*> members;
+    for (GroupFit* g : groups)
+      if (g->space == space) members.push_back(g);
+    const bool device = is_device_space(r, space);
+    const double dram = dram_working_set_bytes(r, space);
+    // Each mix's points and B's, over the members in order (each group's own order kept, so a
+    // roof of one dtype's points is exactly the one that dtype's fit made).
+    std::vector<std::vector<const Point*>> mix_points(std::size(kTrafficMixes));
+    std::vector<const Point*> b_points;
+    std::set<std::string> dtypes;  // dtypes with a point in some memory roof
+    for (const GroupFit* g : members) {
+      for (std::size_t k = 0; k < std::size(kTrafficMixes); ++k)
+        if (const MixRoof* m = g->mix_roof(kTrafficMixes[k]))
+          for (std::size_t i : m->points) {
+            mix_points[k].push_back(point(i));
+            dtypes.insert(g->dtype);
+          }
+      if (!g->fit) continue;
+      for (std::size_t i : g->bandwidth_points) b_points.push_back(point(i));
+    }
+    if (dtypes.size() < 2) continue;  // one dtype's roofs: nothing to pool
+    // A group without DRAM-sized B points falls back to smaller sets (observations_for); the
+    // device's B is DRAM's wherever some dtype measured DRAM.
+    const auto in_dram = [dram](const Point* p) { return dram > 0 && dram_sized(*p, dram); };
+    const bool some_dram = std::any_of(b_points.begin(), b_points.end(), in_dram);
+    if (some_dram) {
+      const auto small = [&in_dram](const Point* p) { return !in_dram(p); };
+      b_points.erase(std::remove_if(b_points.begin(), b_points.end(), small), b_points.end());
+      for (auto& points : mix_points)
+        points.erase(std::remove_if(points.begin(), points.end(), small), points.end());
+    }
+    std::vector<MixRoof> mixes;
+    for (std::size_t k = 0; k < std::size(kTrafficMixes); ++k)
+      if (!mix_points[k].empty())
+        mixes.push_back(
+            mix_roof_of(r, kTrafficMixes[k], mix_points[k], device, replicates, seed, true));
+    // B: the envelope of every dtype's B points (the envelope of each dtype's is its own B), with
+    // the same repetition bootstrap as each dtype's (fit_envelope redraws every point's
+    // repetitions and takes the largest median). With one dtype fitted, its B is its own fit.
+    const auto fitted = std::count_if(members.begin(), members.end(),
+                                      [](const GroupFit* g) { return g->fit.has_value(); });
+    std::optional<LevelFit> b;
+    const Point* b_best = fastest(b_points, &Point::bytes);
+    if (fitted > 1 && !b_points.empty()) {
+      std::vector<Observation> obs;
+      for (const Point* p : b_points) obs.push_back(observation_of(*p, Counted::kBytes, false));
+      b = fit_envelope(obs, replicates, seed);
+    }
+    for (GroupFit* g : members) {
+      if (!g->fit) continue;  // no vector roofs to hold (a GEMM alone): analyze places its ridge
+      g->device_memory_roofs = true;
+      g->mixes = mixes;
+      g->read_bandwidth.reset();
+      g->read_bandwidth_from.clear();
+      if (const MixRoof* read = g->mix_roof(TrafficMix::kReadOnly)) {
+        g->read_bandwidth = read->roof;
+        g->read_bandwidth_from = read->from;
+      }
+      auto& caveats = g->caveats;
+      caveats.erase(std::remove_if(caveats.begin(), caveats.end(),
+                                   [some_dram](const std::string& c) {
+                                     return c.rfind(kAllocatingBest, 0) == 0 ||
+                                            (some_dram && c == kSmallSets);
+                                   }),
+                    caveats.end());
+      if (!b_best) continue;
+      g->bandwidth_from = describe(b_points, true);
+      set_bandwidth_best(*g, *b_best, device, true);
+      if (!b) continue;
+      RoofFit& f = *g->fit;
+      f.estimate.roof.bandwidth = b->value;
+      f.bandwidth_ci = b->ci;
+      f.estimate.bandwidth_spread = b->spread;
+      f.estimate.memory_points = b->points;
+      // P stays the group's; its replicates are paired with the device B's by index (independent
+      // draws, as ratio_interval pairs them).
+      std::vector<double> ps, bs;
+      for (std::size_t i = 0; i < f.replicates.size() && i < b->replicates.size(); ++i) {
+        f.replicates[i].bandwidth = b->replicates[i];
+        ps.push_back(f.replicates[i].peak_flops);
+        bs.push_back(f.replicates[i].bandwidth);
+      }
+      f.ridge_ci = ratio_interval(ps, bs, f.estimate.roof.ridge_point());
+      g->bandwidth_points = indices_in(r, b_points);
+      if (g->matrix) set_matrix_ridges(*g->matrix, *g);
+    }
+  }
 }
 
 }  // namespace ridgeline

@@ -18,11 +18,12 @@ struct MatrixRoofFit {
   LevelFit peak;
   std::string from;        // e.g. "vendor_gemm n:8192"
   std::string accumulate;  // of the point that sets the envelope (point_accumulate)
-  // The dtype whose B the ridges use: the group's own, or the storage type's (tf32 multiplies
-  // fp32 data, whose B the fp32 group measures); empty while no B is known.
+  // The group whose B the ridges use: the group's own, or for a group with no vector fit (tf32
+  // runs only the GEMM) its storage type's (tf32 multiplies fp32 data), else any fitted group of
+  // the space (B is the device's: pool_memory_roofs); empty while no B is known.
   std::string bandwidth_dtype;
-  // The dtype whose B_read the read ridge uses: the group's own, else the space's highest
-  // (16-bit groups run no read kernel; bytes read are bytes whatever their type).
+  // The group whose B_read the read ridge uses, the same one (a 16-bit group that runs no read
+  // kernel holds the device's B_read, pooled; bytes read are bytes whatever their type).
   std::string read_bandwidth_dtype;
   std::optional<double> ridge, read_ridge;
   Interval ridge_ci, read_ridge_ci;
@@ -39,7 +40,7 @@ struct MixRoof {
   // The point that sets it stores into lines it never read on a write-allocate CPU: its counted
   // bytes, and so the roof, are a lower bound of what the memory moved.
   bool lower_bound = false;
-  std::vector<std::size_t> points;  // the mix's points (indices, as GroupFit's)
+  std::vector<std::size_t> points;  // the mix's points (indices, as GroupFit's; any dtype's)
 };
 
 struct GroupFit {
@@ -61,23 +62,26 @@ struct GroupFit {
   std::optional<TrafficMix> bandwidth_mix;
   std::string bandwidth_best;
   bool bandwidth_lower_bound = false;
+  // B, B_read, B_write and the mixes are the device's: pooled over every dtype of the space
+  // (pool_memory_roofs), equal in each of its groups; the texts above name each point's dtype.
+  bool device_memory_roofs = false;
   const MixRoof* mix_roof(TrafficMix m) const;
   double dram_working_set = 0;  // bytes from which a working set counts as DRAM (0: unknown)
   std::optional<MatrixRoofFit> matrix;  // P_matrix, where a GEMM ran on matrix units
-  // The points P and B are the envelopes of, as indices into the points of the Results that
-  // fit_results was given (analyze gives it one group's, in file order): what a point above
-  // them is held against round by round (fit/above_roof.hpp).
+  // The points P and B are the envelopes of, as indices into the points of the Results the fit
+  // describes (fit_results: the one it was given; analyze: its file's, every index here and in
+  // `mixes` and `matrix`): what a point above them is held against round by round
+  // (fit/above_roof.hpp). B's may be of other dtypes of the space (pool_memory_roofs).
   std::vector<std::size_t> peak_points, bandwidth_points;
   // P_vector's ridge I* = P/B is fit->estimate.roof.ridge_point(); the matrix roof min(P_matrix,
   // I·B) when both P_matrix and B are known.
   std::optional<Roof> matrix_roof() const;
 };
 
-// Sets the ridges of `matrix` from the B and B_read of `bandwidth` (the same group, or the one
-// of its storage type); leaves them unset when `bandwidth` has no fit.
+// Sets the ridges of `matrix` from the B and B_read of `bandwidth` (the same group, or another
+// of its space: memory roofs are the device's); leaves them unset when `bandwidth` has no fit,
+// the read ridge when it has no B_read.
 void set_matrix_ridges(MatrixRoofFit& matrix, const GroupFit& bandwidth);
-// Sets only the read ridge, from the B_read of `read_bandwidth` (unset when it has none).
-void set_matrix_read_ridge(MatrixRoofFit& matrix, const GroupFit& read_bandwidth);
 
 // The observations that define the group's roofs (roof_roles.hpp), with what they are in words.
 // Fallbacks, each with a caveat: no DRAM-sized B point → B from the smaller ones; no peak point →
@@ -99,8 +103,20 @@ GroupObservations observations_for(const Results& r, const std::string& space,
                                    const std::string& dtype);
 
 // Every space × dtype in order of first appearance; a group that cannot be fitted says why.
+// Memory roofs are pooled over each space's dtypes (pool_memory_roofs).
 std::vector<GroupFit> fit_results(const Results& r, int replicates = kBootstrapReplicates,
                                   std::uint64_t seed = kBootstrapSeed);
+
+// Memory roofs are the device's (one execution space of one file: one host, rank or GPU), not a
+// dtype's: a dtype that ran no add or triad would otherwise get a lower B than the same memory
+// gives another, and every dtype its own ridge for one HBM. Per space, each mix's roof becomes
+// the envelope of every dtype's points of that mix and B that of every dtype's B points (only
+// DRAM-sized ones where some dtype measured DRAM), with the same repetition bootstrap; every
+// fitted group of the space gets them, keeps its own P and has its ridge I* = P / B recomputed
+// (P's replicates paired with B's), its matrix ridges too. The groups' indices index r.points.
+// A space whose memory points are all of one dtype is left as fitted.
+void pool_memory_roofs(const Results& r, const std::vector<GroupFit*>& groups,
+                       int replicates = kBootstrapReplicates, std::uint64_t seed = kBootstrapSeed);
 
 // The groups in order of first appearance.
 std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Results& r);

@@ -13,7 +13,7 @@ std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string&
   const SpaceInfo* space = r.find_space(space_name);
   if (space && space->device) {
     const DeviceInfo& d = *space->device;
-    if (d.l1_per_unit_bytes > 0) out.push_back({"L1", d.l1_per_unit_bytes});
+    if (d.l1_per_unit_bytes > 0) out.push_back({"L1", d.l1_per_unit_bytes, true});
     if (d.l2_bytes > 0) out.push_back({"L2", d.l2_bytes});
     if (d.llc_bytes > d.l2_bytes) out.push_back({"MALL", d.llc_bytes});
     return out;
@@ -30,12 +30,6 @@ std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string&
   std::sort(out.begin(), out.end(),
             [](const CacheCapacity& a, const CacheCapacity& b) { return a.bytes < b.bytes; });
   return out;
-}
-
-std::string cache_level_holding(const Results& r, const std::string& space, double working_set) {
-  for (const auto& c : cache_capacities(r, space))
-    if (working_set <= c.bytes) return c.name;
-  return {};
 }
 
 std::vector<Segment> plateaus_of_long_sweep(const std::vector<double>& y) {

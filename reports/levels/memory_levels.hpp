@@ -60,11 +60,12 @@ struct LevelSweep {
 struct CacheCapacity {
   std::string name;
   double bytes;
+  // A GPU's L1: one SM's (CU's), which holds a set every SM reads, not the sum over SMs (on an
+  // H200 the 4–128 KiB sets ran at 31 TB/s and 256 KiB – 32 MiB fell to the L2's 8.7 TB/s,
+  // where 132 × 256 KiB would call all of them L1).
+  bool per_unit = false;
 };
 std::vector<CacheCapacity> cache_capacities(const Results& r, const std::string& space);
-
-// The name of the smallest level that holds `working_set`, or empty when none does.
-std::string cache_level_holding(const Results& r, const std::string& space, double working_set);
 
 // One sweep per cache probe of this space × dtype (verified, measured points only).
 std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string& space,

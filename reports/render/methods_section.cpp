@@ -102,8 +102,12 @@ std::string roofs() {
       "envelope of the {both_ways} mixes; {one_way} those of one direction. On a write-allocate "
       "CPU a kernel that stores into lines it never read moves more than it counts: its counted "
       "rate is a lower bound of what the memory did, which an envelope may take (the report says "
-      "so where such a kernel sets a roof). P is the envelope of the register-only `peak` probe "
-      "and the ladder's compute-bound rungs. Library calls are named ceilings.\n",
+      "so where such a kernel sets a roof). Memory roofs are the device's, not a dtype's: each "
+      "is the envelope over every dtype of the execution space (each dtype's own fit says which "
+      "of its ladder rungs are memory-bound), the same in every dtype, and each dtype's ridge is "
+      "its own P over it (P's bootstrap replicates paired with B's). P is the envelope of the "
+      "register-only `peak` probe and the ladder's compute-bound rungs. Library calls are named "
+      "ceilings.\n",
       fmt::arg("mixes", traffic_mixes_text()), fmt::arg("multiple", kDramLlcMultiple),
       fmt::arg("both_ways", series(both_ways)), fmt::arg("one_way", series(one_way)));
 }

@@ -57,7 +57,8 @@ std::optional<Tier> sram_tier(const FileAnalysis& f, const std::string& space) {
 std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
   std::vector<Tier> tiers;
   for (const auto& c : cache_capacities(f.results, space))
-    tiers.push_back({c.name, format_size_bytes(c.bytes), 0, {}, {}, false});
+    tiers.push_back(
+        {c.name, format_size_bytes(c.bytes) + (c.per_unit ? " per unit" : ""), 0, {}, {}, false});
   const bool numbered = tiers.empty();
   for (const auto& g : f.groups) {
     if (g.fit.space != space) continue;
@@ -83,15 +84,29 @@ std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
   return tiers;
 }
 
-// Memory: the fitted B (the envelope of the DRAM-sized mixes), the best over dtypes.
+// "dot n:… (fp64)": the point that set a memory roof, with its dtype (the texts of roofs pooled
+// over the device's dtypes name it already).
+std::string set_by(const GroupFit& g, const std::string& best) {
+  return best + (g.device_memory_roofs ? "" : " (" + g.dtype + ")");
+}
+
+// Memory: a read bandwidth like every tier above it, so B_read (the envelope of the DRAM-sized
+// read-only kernels; traffic that also writes turns the bus around, and B is below it), the best
+// over dtypes; B, named so, where no read-only kernel ran.
 std::optional<Tier> memory_tier(const FileAnalysis& f, const std::string& space) {
   Tier t;
   t.level = is_device_space(f.results, space) ? "device memory" : "DRAM";
   t.capacity = "–";
   for (const auto& g : f.groups)
+    if (g.fit.space == space && g.fit.read_bandwidth)
+      if (const MixRoof* read = g.fit.mix_roof(TrafficMix::kReadOnly))
+        keep_best(t, read->roof.value, read->roof.ci,
+                  "B_read, set by " + set_by(g.fit, read->best));
+  if (t.measured) return t;
+  for (const auto& g : f.groups)
     if (g.fit.space == space && g.fit.fit)
       keep_best(t, g.fit.fit->estimate.roof.bandwidth, g.fit.fit->bandwidth_ci,
-                "B, " + g.fit.dtype);
+                "B (no read-only kernel ran), set by " + set_by(g.fit, g.fit.bandwidth_best));
   if (!t.measured) return std::nullopt;
   return t;
 }
@@ -163,8 +178,9 @@ void memory_pyramid(std::string& md, const std::vector<FileAnalysis>& files,
       "that are a level of their own (the best over dtypes, with the " +
       confidence_label() +
       " interval of the "
-      "plateau's location), and memory as the fitted B (the envelope of the DRAM-sized traffic "
-      "mixes). The limit is the machine sheet's physical figure for the level's load path: bytes "
+      "plateau's location), and memory as B_read (the envelope of the DRAM-sized read-only "
+      "kernels; B, named so, where none ran). Each cell's source says which roof or plateau it "
+      "is. The limit is the machine sheet's physical figure for the level's load path: bytes "
       "per clock × the units the space runs on × the sheet's clock, or a published bandwidth; a "
       "level whose sheet gives none says so. A ratio above 100 % means the limit (or the clock "
       "it assumes) is wrong, or that the level's working sets were not where their name "

@@ -128,7 +128,13 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
     md += "| roof | value | " + confidence_label() +
           " CI (repetitions) | spread across probes | defined by | bytes |\n";
     md += "|---|---|---|---|---|---|\n" + matrix_row(gf) + "\n";
-    if (!gf.matrix->bandwidth_dtype.empty())
+    const GroupAnalysis* b = f.find(gf.space, gf.matrix->bandwidth_dtype);
+    if (b && b->fit.device_memory_roofs)
+      md += fmt::format(
+          "> no vector roofs in {}: the matrix roof's B is the device's, one for every dtype of "
+          "the space (taken from {}'s fit)\n\n",
+          md_text(gf.dtype), md_text(gf.matrix->bandwidth_dtype));
+    else if (!gf.matrix->bandwidth_dtype.empty())
       md += fmt::format(
           "> no vector roofs in {}: the matrix roof's B is that of {}, the type its "
           "operands are stored in\n\n",
@@ -195,7 +201,9 @@ void roofs_and_ceilings(std::string& md, const std::vector<FileAnalysis>& files)
   md +=
       "Memory roofs are envelopes, one per traffic mix (reads : writes 1:1, 2:1, read-only, "
       "write-only): the fastest of our own verified, DRAM-sized streaming kernels, FMA-ladder "
-      "rungs and cache-sweep sets of that mix (each at the median of its repetitions). B, the roof "
+      "rungs and cache-sweep sets of that mix in any dtype of the space (each at the median of "
+      "its repetitions; memory is the device's, so every dtype's table holds the same memory "
+      "roofs and, where several dtypes ran, names each point's dtype). B, the roof "
       "of kernels that "
       "read and write, is the envelope of the 1:1 and 2:1 mixes, and the table names the mix and "
       "the point that set it; B_read and B_write are the one-direction mixes. P (P_vector) comes "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "reports/fit/roof_roles.hpp"
 #include "reports/fit/roofline_fit.hpp"
 #include "reports/machines/spec_grade.hpp"
 #include "reports/render/markdown_text.hpp"
@@ -41,7 +42,8 @@ struct SummaryParts {
   std::string specs;         // the sheets the percentages refer to, one line per sheet × dtype
   std::string unmatched;     // hosts no CPU sheet describes, one line each
   std::string notes;         // what the tables leave out
-  std::set<std::string> listed_specs, unmatched_hosts;
+  std::string device_roofs;  // one line per file × space whose memory roofs pool its dtypes
+  std::set<std::string> listed_specs, unmatched_hosts, listed_spaces;
 };
 
 // The file's label before a note ("host " or "host: "), only where several files share a table.
@@ -77,21 +79,25 @@ struct MatrixCells {
   std::string peak = "–", ridge = "–", read_ridge = "–";
 };
 
-MatrixCells matrix_cells(const GroupFit& gf) {
+MatrixCells matrix_cells(const FileAnalysis& f, const GroupFit& gf) {
   MatrixCells cells;
   const auto& m = gf.matrix;
   if (!m) return cells;
   cells.peak = format_flops_with_ci(m->peak.value, m->peak.ci);
   cells.ridge = ridge_cell(m->ridge, m->ridge_ci);
   cells.read_ridge = ridge_cell(m->read_ridge, m->read_ridge_ci);
-  if (m->read_ridge && m->read_bandwidth_dtype != gf.dtype)
+  // Another dtype's B_read is named, unless it is the device's (the same in every dtype).
+  const GroupAnalysis* read = f.find(gf.space, m->read_bandwidth_dtype);
+  if (m->read_ridge && m->read_bandwidth_dtype != gf.dtype &&
+      !(read && read->fit.device_memory_roofs))
     cells.read_ridge += " (" + md_text(m->read_bandwidth_dtype) + "'s B_read)";
   return cells;
 }
 
 // The first table's cells of a fitted group: P, B, B_read and I*, with the matrix roof's
 // columns where the table has them.
-std::vector<std::string> roof_cells(const GroupFit& gf, const SummaryLayout& layout) {
+std::vector<std::string> roof_cells(const FileAnalysis& f, const GroupFit& gf,
+                                    const SummaryLayout& layout) {
   const Roof& r = gf.fit->estimate.roof;
   std::vector<std::string> cells = {
       format_flops_with_ci(r.peak_flops, gf.fit->peak_ci),
@@ -99,7 +105,7 @@ std::vector<std::string> roof_cells(const GroupFit& gf, const SummaryLayout& lay
       gf.read_bandwidth ? format_bytes_per_s(gf.read_bandwidth->value) : "–",
       format_sig(r.ridge_point()) + " " + format_intensity_ci(gf.fit->ridge_ci)};
   if (layout.matrix_columns) {
-    const MatrixCells m = matrix_cells(gf);
+    const MatrixCells m = matrix_cells(f, gf);
     cells.insert(cells.begin() + 1, m.peak);
     cells.insert(cells.end(), {m.ridge, m.read_ridge});
   }
@@ -113,13 +119,17 @@ void add_unfitted_group(SummaryParts& parts, const FileAnalysis& f, const GroupF
   const auto& m = gf.matrix;
   std::string why = md_text(gf.not_fitted);
   if (m) {
-    const MatrixCells cells = matrix_cells(gf);
+    const MatrixCells cells = matrix_cells(f, gf);
     parts.roofs += table_row(row_key(f, gf, layout),
                              {"–", cells.peak, "–", "–", "–", cells.ridge, cells.read_ridge});
+    const GroupAnalysis* b = f.find(gf.space, m->bandwidth_dtype);
     why = "no vector roofs (only the library GEMM ran)" +
           (m->bandwidth_dtype.empty() ? std::string("; no B to place it against")
-                                      : "; I*_matrix uses the B of " + md_text(m->bandwidth_dtype) +
-                                            ", the type its operands are stored in");
+           : b && b->fit.device_memory_roofs
+               ? "; I*_matrix uses the device's B, one for every dtype of the space (taken from " +
+                     md_text(m->bandwidth_dtype) + "'s fit)"
+               : "; I*_matrix uses the B of " + md_text(m->bandwidth_dtype) +
+                     ", the type its operands are stored in");
   }
   parts.notes += fmt::format("- {}{} {}: {}\n", label_prefix(f, layout, " "), md_text(gf.space),
                              md_text(gf.dtype), why);
@@ -227,6 +237,21 @@ std::vector<std::string> sheet_cells(const GroupFit& gf, const SheetShares& shar
   return cells;
 }
 
+// "- Cuda: B 4.211 TB/s, set by triad fp64 n:… (2:1 mix); B_read …": the memory roofs every
+// dtype of the space shares, each with the point (and so the dtype) that set it.
+std::string device_roofs_line(const FileAnalysis& f, const GroupFit& gf,
+                              const SummaryLayout& layout) {
+  std::string line =
+      fmt::format("- {}{}: B {}, set by {}{}", label_prefix(f, layout, " "), md_text(gf.space),
+                  format_bytes_per_s(gf.fit->estimate.roof.bandwidth), md_text(gf.bandwidth_best),
+                  gf.bandwidth_mix ? " (" + md_text(mix_name(*gf.bandwidth_mix)) + " mix)" : "");
+  for (const MixRoof& m : gf.mixes)
+    if (!reads_and_writes(m.mix))
+      line += fmt::format("; {} {}, set by {}", md_text(mix_roof_name(m.mix)),
+                          format_bytes_per_s(m.roof.value), md_text(m.best));
+  return line + "\n";
+}
+
 void add_group(SummaryParts& parts, const FileAnalysis& f, const GroupFit& gf,
                const std::vector<MachineProfile>& profiles, const SummaryLayout& layout) {
   if (!gf.fit) {
@@ -234,7 +259,9 @@ void add_group(SummaryParts& parts, const FileAnalysis& f, const GroupFit& gf,
     return;
   }
   const std::string key = row_key(f, gf, layout);
-  parts.roofs += table_row(key, roof_cells(gf, layout));
+  parts.roofs += table_row(key, roof_cells(f, gf, layout));
+  if (gf.device_memory_roofs && parts.listed_spaces.insert(f.label + "/" + gf.space).second)
+    parts.device_roofs += device_roofs_line(f, gf, layout);
   parts.sheet +=
       table_row(key, sheet_cells(gf, graded_shares(parts, f, gf, profiles, layout), layout));
 }
@@ -286,7 +313,7 @@ void matrix_tables(std::string& md, const SummaryParts& parts, const std::string
       "that set it), B_read the "
       "read-only bandwidth. The ridge points I*_vector = P_vector/B and I*_matrix = P_matrix/B "
       "(and P_matrix/B_read, for kernels that mostly read, as a GEMM streaming weights does; "
-      "where a dtype ran no read kernel, against the space's highest B_read, named) "
+      "where another dtype's B_read is used, it is named) "
       "split the regimes: kernels below I* FLOP/byte are bound by memory. Brackets hold " +
       confidence_label() + " bootstrap intervals.\n\n";
   md += head +
@@ -308,6 +335,12 @@ void roofs_and_sheet_tables(std::string& md, const SummaryParts& parts,
 }
 
 void lists_below_tables(std::string& md, const SummaryParts& parts) {
+  if (!parts.device_roofs.empty())
+    md +=
+        "\nMemory roofs are the device's, one per space for every dtype (the envelope of every "
+        "dtype's DRAM-sized points of each traffic mix), so each dtype's ridge is its own P over "
+        "the same B:\n" +
+        parts.device_roofs;
   if (!parts.specs.empty())
     md += "\nSpec sheets (profiles/machines) the percentages refer to:\n" + parts.specs;
   if (!parts.unmatched.empty())

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/units.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/machines/machine_profile.hpp"
 #include "reports/render/markdown_text.hpp"
@@ -52,13 +53,24 @@ TEST(MemoryPyramid, EachLevelAgainstItsSheetLimitWithTheRatio) {
         if (l.name == "L1" && !l.transition) l1 = std::max(l1, l.bandwidth);
   ASSERT_GT(l1, 0);
   const std::string l1_row = row_of(md, "L1");
-  EXPECT_NE(l1_row.find("| 256 KiB |"), std::string::npos) << l1_row;
+  // One SM's L1: every SM reads the whole set.
+  EXPECT_NE(l1_row.find("| 256 KiB per unit |"), std::string::npos) << l1_row;
   EXPECT_NE(l1_row.find("128 B/clk × 132 units × 1980 MHz, measured"), std::string::npos) << l1_row;
   EXPECT_NE(l1_row.find(pct(l1 / (128.0 * 132 * 1980e6))), std::string::npos) << l1_row;
-  // The L2 has no published limit; device memory is the fitted B against memory.bandwidth.
+  // The L2 has no published limit; device memory is read like every level above it: B_read
+  // (the fp64 dot's 4.427 TB/s, not B's 4.211 from the triad), against memory.bandwidth.
   EXPECT_NE(row_of(md, "L2").find("not on sheet"), std::string::npos) << md;
   const std::string memory = row_of(md, "device memory");
   EXPECT_NE(memory.find("(memory.bandwidth)"), std::string::npos) << memory;
+  const GroupFit& fp64 = files[0].find("Cuda", "fp64")->fit;
+  ASSERT_TRUE(fp64.read_bandwidth && fp64.fit);
+  EXPECT_GT(fp64.read_bandwidth->value, fp64.fit->estimate.roof.bandwidth);
+  EXPECT_NE(
+      memory.find("| " + format_bytes_with_ci(fp64.read_bandwidth->value, fp64.read_bandwidth->ci) +
+                  " | B_read, set by dot fp64 n:268435456 |"),
+      std::string::npos)
+      << memory;
+  EXPECT_NE(memory.find(pct(fp64.read_bandwidth->value / 4.8e12)), std::string::npos) << memory;
   EXPECT_EQ(row_of(md, "SRAM"), "");  // this run had no scratch probe: no row, nothing made up
 }
 

@@ -46,23 +46,29 @@ TEST(Report, RoofsNameTheirPointsAndCeilingsTheirBytes) {
                              "/cpu_run_schema_1_0.json --out " + out.path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string md = slurp(out.path + "/report.md");
-  EXPECT_NE(md.find("| **B** (DRAM, working sets ≥ 128 MiB; reads and writes) | 50.27 GB/s |"),
+  // Memory roofs are the device's: the envelope over fp64's and fp32's points, each named with
+  // its dtype (fp64's own B was 50.27 GB/s, fp32's 50.46).
+  EXPECT_NE(md.find("| **B** (DRAM, working sets ≥ 128 MiB; reads and writes) | 50.46 GB/s |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| the envelope, set by the 1:1 mix: **fma k:2** (of triad n:5592405; fma "
-                    "k:1, k:2, k:4; copy n:8388608) | moved |"),
+  EXPECT_NE(
+      md.find("| the envelope, set by the 1:1 mix: **fma fp32 k:2** (of triad fp64 n:5592405; "
+              "fma fp64 k:1, k:2, k:4; copy fp64 n:8388608; triad fp32 n:11184810; fma fp32 "
+              "k:1, k:2; copy fp32 n:16777216) | moved |"),
+      std::string::npos);
+  EXPECT_NE(md.find("| **B_2:1** (reads : writes 2:1, 0.74 × B) | 37.18 GB/s |"),
             std::string::npos);
-  EXPECT_NE(md.find("| **B_2:1** (reads : writes 2:1, 0.73 × B) | 36.69 GB/s |"),
-            std::string::npos);
-  EXPECT_NE(md.find("| **B_read** (read-only, 0.55 × B) |"), std::string::npos);
+  EXPECT_NE(md.find("| **B_read** (read-only, 1.02 × B) | 51.26 GB/s |"), std::string::npos);
   EXPECT_NE(md.find("| counted: a lower bound of moved (write-allocate) |"), std::string::npos);
   EXPECT_NE(md.find("so it moves 3/2 of what it counts"), std::string::npos);  // deep_copy
   EXPECT_NE(md.find("| OpenBLAS (fixture), 2 threads |"), std::string::npos);
   EXPECT_NE(md.find("## Points above their roof"), std::string::npos);
   EXPECT_NE(md.find("| `cache_read/OpenMP/fp64/ws:16384` |"), std::string::npos);
-  EXPECT_NE(md.find("working set fits in L1: cache-resident |"), std::string::npos);
-  // The 1.0 file's ladder stored into a second array: B is a lower bound there, and says so.
-  EXPECT_NE(md.find("> B is set by fma k:4, whose stores allocate lines on this CPU"),
+  // Named from the context's capacities: 2 cores × 48 KiB of L1.
+  EXPECT_NE(md.find("working set fits in the 96 KiB L1: cache-resident |"), std::string::npos);
+  // The 1.0 file's B is set by its fp32 triad, which stores into lines it never read: B is a
+  // lower bound there, and says so.
+  EXPECT_NE(md.find("> B is set by triad fp32 n:16777216, whose stores allocate lines on this CPU"),
             std::string::npos);
 }
 
@@ -403,7 +409,7 @@ TEST(Place, UsesFittedRoofs) {
   const auto r = run_command(kBin + " place " + kData + "/cpu_run_a.json --intensities 1,1000");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("devbox OpenMP fp64 (fitted): ridge point I* = "), std::string::npos);
-  EXPECT_NE(r.out.find("I=      1 FLOP/byte ->   50.3 GFLOP/s ( 25.1% of peak, memory-bound)"),
+  EXPECT_NE(r.out.find("I=      1 FLOP/byte ->   50.5 GFLOP/s ( 25.2% of peak, memory-bound)"),
             std::string::npos)
       << r.out;
 }
