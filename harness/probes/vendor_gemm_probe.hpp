@@ -10,6 +10,7 @@
 // element fails.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -77,19 +78,24 @@ class VendorGemmProbe final : public Probe {
  public:
   using Bytes = Kokkos::View<unsigned char*, typename Space::memory_space>;
 
-  VendorGemmProbe(GemmType type, const GemmShape& shape, VendorGemm& library)
+  // `input_copies`: how many copies of A and B the calls rotate through (gemm_input_copies in
+  // harness/sweep/plan_sizes.hpp), so that a call never finds its operands in the last-level
+  // cache the previous call left them in.
+  VendorGemmProbe(GemmType type, const GemmShape& shape, VendorGemm& library,
+                  std::size_t input_copies = 1)
       : type_(type),
         t_(gemm_type_info(type)),
         shape_(shape),
         library_(library),
-        fp8_(library.fp8_encoding()) {
+        fp8_(library.fp8_encoding()),
+        copies_(std::max<std::size_t>(1, input_copies)) {
     const auto [m, n, k] = shape;
     info_.probe = "vendor_gemm";
     info_.family = "library";
     info_.space = Space::name();
     info_.dtype = t_.dtype;
     info_.elements = m * n;
-    info_.working_set_bytes = (m * k + k * n) * t_.in_bytes + m * n * t_.out_bytes;
+    info_.working_set_bytes = copies_ * (m * k + k * n) * t_.in_bytes + m * n * t_.out_bytes;
     info_.flops = gemm_flops(shape);
     info_.bytes = gemm_bytes(type, shape);
     // The unit by the device's architecture: an fp64 GEMM on an sm_89 runs on the vector units
@@ -104,7 +110,8 @@ class VendorGemmProbe final : public Probe {
                     {"accumulate", t_.accumulate},
                     {"arch", library.arch()},
                     {"data", "random, |x| in [2^-7, 1)"},
-                    {"c_dtype", t_.c_dtype}};
+                    {"c_dtype", t_.c_dtype},
+                    {"input_copies", copies_}};
     if (type == GemmType::kFp8E4m3) info_.params["fp8_encoding"] = fp8_encoding_name(fp8_);
     info_.name = point_name("vendor_gemm", info_.space, info_.dtype, gemm_grade(shape));
   }
@@ -125,10 +132,13 @@ class VendorGemmProbe final : public Probe {
 
   void setup() override {
     const auto [m, n, k] = shape_;
+    a_bytes_ = m * k * t_.in_bytes;
+    b_bytes_ = k * n * t_.in_bytes;
+    // Every copy of A (of B) back to back in one allocation; each holds its own random values.
     a_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_a"),
-               m * k * t_.in_bytes);
+               copies_ * a_bytes_);
     b_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_b"),
-               k * n * t_.in_bytes);
+               copies_ * b_bytes_);
     c_ = Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::vgemm_c"),
                m * n * t_.out_bytes);
     fill_random(a_, 0x1234);
@@ -136,6 +146,8 @@ class VendorGemmProbe final : public Probe {
     fence();
     // Untimed: the library picks its algorithm on these very matrices (it writes C).
     choice_ = library_.prepare(type_, shape_, a_.data(), b_.data(), c_.data());
+    last_copy_ = 0;
+    next_copy_ = 0;
     poison_c();
     fence();
   }
@@ -153,7 +165,13 @@ class VendorGemmProbe final : public Probe {
     return j;
   }
 
-  void run() override { library_.gemm(type_, shape_, a_.data(), b_.data(), c_.data()); }
+  // Each call takes the next copy of A and B; verify() checks C against the copy of the last call.
+  void run() override {
+    last_copy_ = next_copy_;
+    next_copy_ = (next_copy_ + 1) % copies_;
+    library_.gemm(type_, shape_, a_.data() + last_copy_ * a_bytes_,
+                  b_.data() + last_copy_ * b_bytes_, c_.data());
+  }
   void fence() override { compat::fence(Space(), "ridgeline::vendor_gemm"); }
 
   // Sampled entries against an exact host dot product of the same inputs (long double), and no
@@ -185,14 +203,15 @@ class VendorGemmProbe final : public Probe {
     const double u_in = type_ == GemmType::kTf32 ? 0x1p-11 : 0;
     const double slices = fp8 ? 0x1p-10 : 0, u_out = fp8 ? 0x1p-8 : 0;
     const bool at = a_transposed(type_);
+    const std::size_t a0 = last_copy_ * a_bytes_, b0 = last_copy_ * b_bytes_;  // the last call's
     constexpr std::size_t kSamples = 256;
     for (std::size_t s = 0; s < kSamples; ++s) {
       const std::size_t i = (s * 7919 + 13) % m, j = (s * 104729 + 7) % n;
       long double exact = 0, magnitude = 0;
       for (std::size_t l = 0; l < k; ++l) {
         const std::size_t ai = at ? l + i * k : i + l * m;
-        const long double p = (long double)element_value(&a(ai * in), in, bf16_in, fp8_) *
-                              element_value(&b((l + j * k) * in), in, bf16_in, fp8_);
+        const long double p = (long double)element_value(&a(a0 + ai * in), in, bf16_in, fp8_) *
+                              element_value(&b(b0 + (l + j * k) * in), in, bf16_in, fp8_);
         exact += p;
         magnitude += std::fabs(p);
       }
@@ -246,6 +265,9 @@ class VendorGemmProbe final : public Probe {
   GemmShape shape_;
   VendorGemm& library_;
   Fp8Encoding fp8_;
+  std::size_t copies_;  // of A and B, rotated call by call
+  std::size_t a_bytes_ = 0, b_bytes_ = 0;
+  std::size_t next_copy_ = 0, last_copy_ = 0;
   PointInfo info_;
   GemmChoice choice_;
   Bytes a_, b_, c_;

@@ -276,8 +276,8 @@ class Planner {
     std::string why_not;
     VendorGemm* library = vendor_gemm(Space::name(), why_not);
     const auto wanted_type = [this](GemmType t) { return dtype_wanted(gemm_type_info(t).dtype); };
-    for (PointPlan& p :
-         vendor_gemm_plan<Space>(library, why_not, vendor_gemm_shapes(profile_), wanted_type)) {
+    for (PointPlan& p : vendor_gemm_plan<Space>(library, why_not, vendor_gemm_shapes(profile_),
+                                                wanted_type, limits_.llc_bytes)) {
       if (p.probe)
         add(std::move(p.probe));
       else

@@ -211,7 +211,8 @@ class Outline {
             square ? grade("n", shape.n)
                    : grade("m", shape.m) + "," + grade("n", shape.n) + "," + grade("k", shape.k));
         i.elements = shape.m * shape.n;
-        i.working_set_bytes = (shape.m * shape.k + shape.k * shape.n) * ti.in_bytes +
+        const std::size_t inputs = (shape.m * shape.k + shape.k * shape.n) * ti.in_bytes;
+        i.working_set_bytes = gemm_input_copies(inputs, limits_.llc_bytes) * inputs +
                               shape.m * shape.n * ti.out_bytes;
         i.flops = gemm_flops(shape);
         i.bytes = gemm_bytes(t, shape);

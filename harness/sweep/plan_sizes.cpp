@@ -3,11 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "backends/host/cpu_info.hpp"
 #include "core/input_error.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
+
+std::size_t gemm_input_copies(std::uint64_t input_bytes, std::uint64_t llc_bytes) {
+  if (input_bytes == 0 || llc_bytes == 0) return 1;
+  const double need = kDramLlcMultiple * double(llc_bytes);
+  return std::max<std::size_t>(1, std::size_t(std::ceil(need / double(input_bytes))));
+}
 
 SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) {
   SpaceLimits l;

@@ -47,6 +47,15 @@ std::size_t half_ladder_elements(const SweepProfile& profile, std::uint64_t dram
 int cache_passes(const SweepProfile& profile, double scale, double ws);
 inline constexpr double kMaxCachePasses = 1e9;  // passes are an int; counts stay exact
 
+// How many copies of a vendor GEMM's inputs (A and B together: `input_bytes`) a point rotates
+// through, one per call, so that every call streams its operands from device memory and not from
+// the last-level cache: the fewest whose bytes together reach kDramLlcMultiple × the LLC, the
+// planner's DRAM rule (results/probe_catalog.hpp says why 4). A decode-shaped GEMM (m of 16–256
+// rows against an 8192×8192 weight) is memory-bound, and its weights, reused call after call,
+// would otherwise sit in the L2 (an fp8 weight of 64 MiB beside an H200's 60 MiB L2). 1 where
+// one set already reaches it, or where the LLC is unknown (0).
+std::size_t gemm_input_copies(std::uint64_t input_bytes, std::uint64_t llc_bytes);
+
 // The square first (the points that existed before the sweep), then each m of the sweep that
 // differs from it; m = n is the square, measured once.
 inline std::vector<GemmShape> vendor_gemm_shapes(const SweepProfile& p) {

@@ -3,6 +3,7 @@
 // the skinny m×n×n sweep) in every wanted type, as probes, or as skipped points that say why
 // (no library; a type this GPU or this library cannot run). Separate from the planner so the
 // decision can be tested on a host space with a stand-in library.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,11 +18,13 @@
 namespace ridgeline {
 
 // `library` null: every point is skipped with `why_not`. `type_wanted` says which types the
-// profile and filter ask for.
+// profile and filter ask for. `llc_bytes`: the device's last-level cache (0: unknown), which
+// sets how many copies of its inputs each point rotates through (gemm_input_copies).
 template <class Space>
 std::vector<PointPlan> vendor_gemm_plan(VendorGemm* library, const std::string& why_not,
                                         const std::vector<GemmShape>& shapes,
-                                        const std::function<bool(GemmType)>& type_wanted) {
+                                        const std::function<bool(GemmType)>& type_wanted,
+                                        std::uint64_t llc_bytes = 0) {
   std::vector<PointPlan> out;
   for (const GemmType t : kGemmTypes) {
     if (!type_wanted(t)) continue;
@@ -29,7 +32,10 @@ std::vector<PointPlan> vendor_gemm_plan(VendorGemm* library, const std::string& 
     for (const GemmShape& shape : shapes) {
       PointPlan p;
       if (unsupported.empty()) {
-        p.probe = std::make_unique<VendorGemmProbe<Space>>(t, shape, *library);
+        const GemmTypeInfo ti = gemm_type_info(t);
+        const std::size_t copies =
+            gemm_input_copies((shape.m * shape.k + shape.k * shape.n) * ti.in_bytes, llc_bytes);
+        p.probe = std::make_unique<VendorGemmProbe<Space>>(t, shape, *library, copies);
         p.info = p.probe->info();
       } else {
         p.info.probe = "vendor_gemm";

@@ -49,6 +49,7 @@ class HostGemm final : public VendorGemm {
     const auto* pa = static_cast<const unsigned char*>(a);
     const auto* pb = static_cast<const unsigned char*>(b);
     auto* pc = static_cast<unsigned char*>(c);
+    inputs_seen.push_back({pa, pb});
     const bool at = a_transposed(type) && fault_ != Fault::kIgnoresTranspose;
     const bool bf16_in = type == GemmType::kBf16;
     const Fp8Encoding read_as = fault_ != Fault::kReadsOtherFp8Encoding ? fp8_
@@ -78,6 +79,7 @@ class HostGemm final : public VendorGemm {
 
   int prepared = 0;
   long long multiply_adds = 0;
+  std::vector<std::pair<const void*, const void*>> inputs_seen;  // A and B of every call
   std::set<std::size_t> read_a, read_b, written_c;
 
  private:
@@ -307,6 +309,69 @@ TEST(VendorGemmPlan, NoLibrarySkipsEveryPointWithTheReason) {
   }
   EXPECT_EQ(reason_of(plan, "vendor_gemm/Serial/tf32/m:256,n:4096,k:4096"),
             "no vendor gemm: libcublasLt.so.13 could not be loaded");
+}
+
+// A decode-shaped GEMM reuses the same weights call after call: one copy of 64 MiB of fp8 weights
+// stays in a 60 MiB L2. Each call takes the next of `copies` copies of A and B, and the last
+// call's copy is the one verified (a check against another copy's random values fails).
+TEST(VendorGemm, CallsRotateThroughTheInputCopiesAndTheLastCallIsVerified) {
+  HostGemm lib;
+  VendorGemmProbe<Space> p(GemmType::kFp32, kSkinny, lib, 3);
+  const std::size_t inputs = (kSkinny.m * kSkinny.k + kSkinny.k * kSkinny.n) * 4;
+  EXPECT_EQ(p.info().working_set_bytes, 3 * inputs + kSkinny.m * kSkinny.n * 4);
+  EXPECT_EQ(p.info().params["input_copies"], 3);
+  EXPECT_EQ(p.info().bytes, gemm_bytes(GemmType::kFp32, kSkinny));  // compulsory bytes per call
+  p.setup();
+  lib.inputs_seen.clear();  // prepare()'s own call
+  for (int call = 0; call < 5; ++call) {
+    p.run();
+    p.fence();
+    const Verification v = p.verify();
+    EXPECT_TRUE(v.ok) << "call " << call << ": " << v.error;
+  }
+  ASSERT_EQ(lib.inputs_seen.size(), 5u);
+  std::set<const void*> a_copies, b_copies;
+  for (const auto& [a, b] : lib.inputs_seen) {
+    a_copies.insert(a);
+    b_copies.insert(b);
+  }
+  EXPECT_EQ(a_copies.size(), 3u);
+  EXPECT_EQ(b_copies.size(), 3u);
+  EXPECT_EQ(lib.inputs_seen[0], lib.inputs_seen[3]);  // the fourth call is the first copy again
+  EXPECT_NE(lib.inputs_seen[0], lib.inputs_seen[1]);
+}
+
+// Every vendor GEMM of gpu-first-light's shapes, in every type, on the three cards a session may
+// get: its inputs, over all copies, are at least 4× the L2, so no call finds them cached.
+TEST(VendorGemmPlan, NoInputSetFitsTheLastLevelCache) {
+  SweepProfile prof;
+  prof.vendor_gemm_n = 8192;
+  prof.vendor_gemm_m = {16, 64, 256, 1024};
+  HostGemm lib("sm_90");
+  for (const std::uint64_t l2 : {std::uint64_t(50) << 20, std::uint64_t(60) << 20,
+                                 std::uint64_t(72) << 20}) {  // H100, H200, RTX 4090
+    SCOPED_TRACE(l2);
+    int rotated = 0;
+    for (const PointPlan& p : vendor_gemm_plan<Space>(
+             &lib, "", vendor_gemm_shapes(prof), [](GemmType) { return true; }, l2)) {
+      if (!p.probe) continue;
+      const std::size_t copies = p.info.params.at("input_copies").get<std::size_t>();
+      const std::size_t m = p.info.params["m"], n = p.info.params["n"], k = p.info.params["k"];
+      const std::size_t in = gemm_type_info(p.info.dtype == "fp8"    ? GemmType::kFp8E4m3
+                                            : p.info.dtype == "tf32" ? GemmType::kTf32
+                                            : p.info.dtype == "fp64" ? GemmType::kFp64
+                                            : p.info.dtype == "fp32" ? GemmType::kFp32
+                                            : p.info.dtype == "fp16" ? GemmType::kFp16
+                                                                     : GemmType::kBf16)
+                                 .in_bytes;
+      const std::size_t inputs = (m * k + k * n) * in;
+      EXPECT_GE(double(copies * inputs), kDramLlcMultiple * double(l2)) << p.info.name;
+      EXPECT_LT(double((copies - 1) * inputs), kDramLlcMultiple * double(l2)) << p.info.name;
+      rotated += copies > 1;
+    }
+    EXPECT_GT(rotated, 0);  // the skinny fp8 and bf16 weights (64 and 128 MiB) need copies
+  }
+  EXPECT_EQ(gemm_input_copies(std::uint64_t(64) << 20, 0), 1u);  // no known LLC: one copy
 }
 
 }  // namespace
