@@ -12,21 +12,14 @@
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/summary_tables.hpp"
+#include "tests/reports/gpu_test_context.hpp"
 
 namespace ridgeline {
 namespace {
 
 using nlohmann::json;
 
-constexpr double kMiBytes = 1 << 20, kL2 = 60 * kMiBytes, kWs = 8 * kL2, kN = kWs / 8;
-
-json gpu_context() {
-  return {{"host", {{"hostname", "h"}}},
-          {"spaces", json::array({{{"name", "Cuda"},
-                                   {"kind", "device"},
-                                   {"concurrency", 1 << 18},
-                                   {"device", {{"name", "test gpu"}, {"l2_bytes", kL2}}}}})}};
-}
+using test::gpu_context, test::kL2, test::kWs, test::kN;
 
 // A verified Cuda point of `dtype` moving `bytes` (and doing `flops`) at `rate` byte/s; its
 // samples spread by ±`spread` around the median.

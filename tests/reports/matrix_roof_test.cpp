@@ -13,6 +13,7 @@
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/report_markdown.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/reports/gpu_test_context.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
@@ -20,15 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMiBytes = 1 << 20, kL2 = 60 * kMiBytes, kWs = 8 * kL2, kN = kWs / 8;
-
-json gpu_context() {
-  return {{"host", {{"hostname", "h"}}},
-          {"spaces", json::array({{{"name", "Cuda"},
-                                   {"kind", "device"},
-                                   {"concurrency", 1 << 18},
-                                   {"device", {{"name", "test gpu"}, {"l2_bytes", kL2}}}}})}};
-}
+using test::gpu_context, test::kL2, test::kWs, test::kN;
 
 // A verified Cuda point of `dtype` whose samples take `seconds` × `spread` (one per entry).
 json point(const std::string& name, const std::string& probe, const std::string& family,
