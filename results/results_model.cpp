@@ -132,6 +132,9 @@ void read_context(Results& res, const std::string& file, const std::string& pref
         dev.units = to_count(d.number("compute_units", false), 0);
         info.device = dev;
       }
+      if (s.has("memory_plateau"))
+        info.plateau =
+            memory_plateau_from_json(spaces[i]["memory_plateau"], file, at + ".memory_plateau");
       res.spaces.push_back(info);
     }
   }

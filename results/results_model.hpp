@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "results/memory_plateau.hpp"
 #include "results/point_entry_reader.hpp"  // PointTelemetry
 
 namespace ridgeline {
@@ -32,6 +33,8 @@ struct SpaceInfo {
   std::string kind;  // host | device
   int concurrency = 1;
   std::optional<DeviceInfo> device;
+  // Where the run found the memory plateau (schema 1.4); nullopt when it searched none.
+  std::optional<MemoryPlateau> plateau;
 };
 
 struct Point {

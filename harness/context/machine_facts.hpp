@@ -25,6 +25,9 @@ struct DeviceCapacities {
 struct SpaceFacts {
   std::string name;                        // Kokkos' name of the execution space
   std::optional<DeviceCapacities> device;  // device spaces: their GPU; hosts use the CPU's facts
+  // The working set the run's memory plateau search (harness/sweep/memory_plateau_search.hpp)
+  // puts the DRAM points at; 0 when none ran. Set after the context is gathered, before the plan.
+  std::uint64_t dram_plateau_bytes = 0;
 };
 
 struct MachineFacts {

@@ -26,6 +26,7 @@ SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) 
     if (d.memory_bytes) l.memory_bytes = static_cast<std::uint64_t>(double(d.memory_bytes) * 0.9);
     for (const std::uint64_t capacity : {d.l1_per_unit_bytes, d.l2_bytes, d.llc_bytes})
       if (capacity > 0) l.dense_around.push_back(capacity);
+    l.dram_plateau_bytes = s.dram_plateau_bytes;
     return l;
   }
   // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
@@ -39,6 +40,8 @@ SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) 
       l.l1d_per_thread = c.size_bytes / std::uint64_t(std::max(c.shared_by_threads, 1));
   if (machine.available_memory_bytes)
     l.memory_bytes = static_cast<std::uint64_t>(double(machine.available_memory_bytes) * 0.8);
+  for (const SpaceFacts& s : machine.spaces)
+    if (s.name == space) l.dram_plateau_bytes = s.dram_plateau_bytes;
   return l;
 }
 
@@ -49,8 +52,13 @@ double work_scale(const SweepProfile& profile, bool device) {
 std::uint64_t dram_working_set(const SweepProfile& profile, const SpaceLimits& limits,
                                bool device) {
   if (profile.working_set_bytes) return profile.working_set_bytes;
-  std::uint64_t bytes = std::max<std::uint64_t>(
-      profile.dram_min_bytes, std::uint64_t(profile.dram_llc_multiple * double(limits.llc_bytes)));
+  // The measured plateau, where the run searched it (from dram_min_bytes, or the rule's size
+  // when the LLC is known and trusted, upwards).
+  std::uint64_t bytes = limits.dram_plateau_bytes
+                            ? limits.dram_plateau_bytes
+                            : std::max<std::uint64_t>(profile.dram_min_bytes,
+                                                      std::uint64_t(profile.dram_llc_multiple *
+                                                                    double(limits.llc_bytes)));
   // Device arrays 33/32 of the DRAM size, off powers of two (on the H200, copy, scale and the
   // ladder with n a power of two ran 4.00-4.04 TB/s where add and triad ran 4.19). Hosts keep
   // their lengths, and with them their points' names and baselines.

@@ -21,6 +21,8 @@ struct SpaceLimits {
   std::uint64_t l1d_per_thread = 0;
   // GPUs: the capacities the cache sweep samples densely around (L1 per SM/CU, L2, LLC).
   std::vector<std::uint64_t> dense_around;
+  // Where the run's memory plateau search put the DRAM points (SpaceFacts); 0: not searched.
+  std::uint64_t dram_plateau_bytes = 0;
 };
 
 // The limits of `space`: its GPU's capacities where `machine` describes one for it, else the
@@ -30,7 +32,8 @@ SpaceLimits space_limits(const MachineFacts& machine, const std::string& space);
 // GPUs finish a call ~100x sooner than a CPU host: per-call budgets scale by this there.
 double work_scale(const SweepProfile& profile, bool device);
 
-// The DRAM working set of a space's bandwidth, ladder and library points, in bytes.
+// The DRAM working set of a space's bandwidth, ladder and library points, in bytes: on the
+// measured plateau where the run searched it, else max(dram_min_bytes, dram_llc_multiple × LLC).
 std::uint64_t dram_working_set(const SweepProfile& profile, const SpaceLimits& limits, bool device);
 
 // Elements of the FMA ladder's rung K (`arrays`: 1 in place, 2 for fma_xy; `dtype_bytes`:

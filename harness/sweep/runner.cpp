@@ -12,12 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "core/file_io.hpp"
 #include "core/file_lock.hpp"
 #include "core/input_error.hpp"
 #include "harness/context/context.hpp"
 #include "harness/sweep/benchmark_compat.hpp"
 #include "harness/sweep/gbench_collector.hpp"
+#include "harness/sweep/memory_plateau_search.hpp"
 #include "harness/sweep/sweep.hpp"
+#include "results/results_file.hpp"
 #include "results/results_writer.hpp"
 
 namespace ridgeline {
@@ -58,6 +61,49 @@ std::set<std::string> split_lines(const std::string& text) {
   return out;
 }
 
+// The plateaus a results file recorded: a resumed run keeps them, and with them its DRAM points'
+// sizes and names. Empty when the file recorded none.
+std::map<std::string, MemoryPlateau> recorded_plateaus(const std::string& path) {
+  std::map<std::string, MemoryPlateau> out;
+  const nlohmann::json doc = parse_results_text(read_text_file(path, "results file"), path);
+  const nlohmann::json spaces =
+      doc.contains("context") ? doc["context"].value("spaces", nlohmann::json()) : nlohmann::json();
+  for (std::size_t i = 0; spaces.is_array() && i < spaces.size(); ++i)
+    if (spaces[i].is_object() && spaces[i].contains("memory_plateau") &&
+        spaces[i].value("name", nlohmann::json()).is_string())
+      out[spaces[i]["name"].get<std::string>()] =
+          memory_plateau_from_json(spaces[i]["memory_plateau"], path,
+                                   "context.spaces[" + std::to_string(i) + "].memory_plateau");
+  return out;
+}
+
+// The DRAM size of each space, measured before the plan sizes its points (rank 0 measures, every
+// rank plans with its numbers), recorded in the space's context entry.
+void settle_memory_plateaus(const RunOptions& o, const SweepProfile& profile, Job& job,
+                            nlohmann::json& context, MachineFacts& machine) {
+  if (o.list_only) return;  // a listing measures nothing: its DRAM sizes are the LLC rule's
+  std::map<std::string, MemoryPlateau> found;
+  if (job.rank() == 0) {
+    if (o.resume && access(o.out.c_str(), F_OK) == 0)
+      found = recorded_plateaus(o.out);
+    else
+      found = search_memory_plateaus(profile, machine, o.filter, [&o](const std::string& line) {
+        if (!o.quiet) std::cerr << line << "\n";
+      });
+  }
+  nlohmann::json all = nlohmann::json::object();
+  for (const auto& [space, plateau] : found) all[space] = to_json(plateau);
+  if (job.size() > 1) all = nlohmann::json::parse(job.broadcast(all.dump()));
+  for (auto& s : context["spaces"]) {
+    const std::string name = s.value("name", "");
+    if (!all.contains(name)) continue;
+    s["memory_plateau"] = all[name];
+    const MemoryPlateau p = memory_plateau_from_json(all[name], "", name + ".memory_plateau");
+    for (SpaceFacts& f : machine.spaces)
+      if (f.name == name) f.dram_plateau_bytes = std::uint64_t(p.planned_bytes);
+  }
+}
+
 }  // namespace
 
 SweepOutcome run_sweep(const RunOptions& options, Job& job) {
@@ -82,6 +128,7 @@ SweepOutcome run_sweep(const RunOptions& options, Job& job) {
   seed = std::stoull(job.broadcast(std::to_string(seed)));
   auto [context, machine] = run_context(o.benchmark_args);
   context["run"]["seed"] = profile.rounds > 1 ? nlohmann::json(seed) : nlohmann::json(nullptr);
+  settle_memory_plateaus(o, profile, job, context, machine);
   std::vector<PointPlan> plan = build_plan(profile, machine, o.filter);
   if (plan.empty()) throw empty_plan_error(profile, o.filter);
   require_same_plan(job, plan);

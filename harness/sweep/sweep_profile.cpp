@@ -45,10 +45,26 @@ std::string sweep_profiles_dir() { return profiles_subdir("sweeps"); }
 
 SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   const FieldReader top(file, j, "");
-  top.only({"name", "description", "repetitions", "rounds", "min_time_s", "warmup_s", "spaces",
-            "dtypes", "dram_llc_multiple", "dram_min_bytes", "working_set_bytes",
-            "device_work_scale", "device_dram_min_bytes", "bandwidth", "fma", "peak", "cache",
-            "sram", "library"});
+  top.only({"name",
+            "description",
+            "repetitions",
+            "rounds",
+            "min_time_s",
+            "warmup_s",
+            "spaces",
+            "dtypes",
+            "dram_llc_multiple",
+            "dram_min_bytes",
+            "working_set_bytes",
+            "device_work_scale",
+            "device_dram_min_bytes",
+            "memory_plateau",
+            "bandwidth",
+            "fma",
+            "peak",
+            "cache",
+            "sram",
+            "library"});
   SweepProfile p;
   p.source = file;
   p.name = top.text_or("name", "");
@@ -71,6 +87,17 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   p.working_set_bytes = top.integer_or("working_set_bytes", 0, 1, kMaxBytes);
   p.device_work_scale = top.number_or("device_work_scale", 50, 0, 1e4, true);
   p.device_dram_min_bytes = top.integer_or("device_dram_min_bytes", 0, 1, kMaxBytes);
+  if (top.present("memory_plateau")) {
+    const FieldReader f(file, top.require("memory_plateau"), "memory_plateau");
+    f.only({"tolerance", "budget_s", "calls", "bytes_per_call", "max_bytes", "use_llc"});
+    p.plateau_search = true;
+    p.plateau_tolerance = f.number_or("tolerance", 0.05, 0, 0.5, true);
+    p.plateau_budget_s = f.number_or("budget_s", 30, 0, 3600, true);
+    p.plateau_calls = static_cast<int>(f.integer_or("calls", 5, 3, 1000));
+    p.plateau_bytes_per_call = f.number_or("bytes_per_call", 4e8, 0, kMaxWorkPerCall, true);
+    p.plateau_max_bytes = f.integer_or("max_bytes", 64ll << 30, 1, kMaxBytes);
+    p.plateau_use_llc = f.present("use_llc") ? f.boolean("use_llc") : true;
+  }
   if (top.present("bandwidth")) {
     const FieldReader f(file, top.require("bandwidth"), "bandwidth");
     f.only({"probes"});
@@ -182,6 +209,12 @@ nlohmann::json SweepProfile::to_json() const {
             {"device_work_scale", device_work_scale},
             {"device_dram_min_bytes", device_dram_min_bytes}};
   if (working_set_bytes) j["working_set_bytes"] = working_set_bytes;
+  // Only when searched: results written before the search keep matching on --resume.
+  if (plateau_search)
+    j["memory_plateau"] = {
+        {"tolerance", plateau_tolerance}, {"budget_s", plateau_budget_s},
+        {"calls", plateau_calls},         {"bytes_per_call", plateau_bytes_per_call},
+        {"max_bytes", plateau_max_bytes}, {"use_llc", plateau_use_llc}};
   if (!spaces.empty()) j["spaces"] = spaces;
   if (!bandwidth_probes.empty()) j["bandwidth"] = {{"probes", bandwidth_probes}};
   if (fma)

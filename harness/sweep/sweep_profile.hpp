@@ -39,6 +39,20 @@ struct SweepProfile {
   // where block ramp-up and drain weigh several percent; ~1 ms per call needs gigabytes.
   std::uint64_t device_dram_min_bytes = 0;
 
+  // The memory plateau search (results/memory_plateau.hpp): before the plan, working sets grow by
+  // octaves from the DRAM size above until every mix's bandwidth stops falling; the DRAM points
+  // then run on the plateau. Off when the profile has no `memory_plateau` section (or fixes
+  // working_set_bytes): the DRAM size is then the rule above, and the report says so.
+  bool plateau_search = false;
+  double plateau_tolerance = 0.05;  // two sets agree within this plus both calls' spreads
+  double plateau_budget_s = 30;     // the search stops, unfinished, past this
+  int plateau_calls = 5;            // timed calls per set (median, quartiles)
+  double plateau_bytes_per_call = 4e8;
+  std::uint64_t plateau_max_bytes = 64ull << 30;
+  // false: start from dram_min_bytes as if the machine named no last-level cache (a VM that
+  // names its host's whole L3; also how the unknown-cache path is tried on any machine).
+  bool plateau_use_llc = true;
+
   std::vector<std::string> bandwidth_probes;  // copy scale add triad dot read fill
 
   bool fma = false;

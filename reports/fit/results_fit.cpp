@@ -1,5 +1,7 @@
 #include "reports/fit/results_fit.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 #include <set>
@@ -191,12 +193,55 @@ std::vector<std::pair<std::string, std::string>> space_dtype_groups(const Result
   return groups;
 }
 
+namespace {
+
+// What the plateau search found, for the group's notes: where DRAM begins and on what evidence,
+// and what the smaller sets were (a cache level of this host, with its bandwidths), or that no
+// plateau was reached and B may be a cache level's.
+std::string plateau_caveat(const MemoryPlateau& p, bool device) {
+  const std::string memory = device ? "device memory" : "DRAM";
+  std::string below;
+  for (const char* mix : kPlateauMixes) {
+    double lo = 0, hi = 0, smallest = 0, largest = 0;
+    for (const PlateauSet& set : sets_of_mix(p.sets, mix)) {
+      if (p.reached && set.bytes >= 0.99 * p.start_bytes) continue;
+      lo = lo > 0 ? std::min(lo, set.bytes_per_s) : set.bytes_per_s;
+      hi = std::max(hi, set.bytes_per_s);
+      smallest = smallest > 0 ? std::min(smallest, set.bytes) : set.bytes;
+      largest = std::max(largest, set.bytes);
+    }
+    if (hi <= 0) continue;
+    const std::string sizes = smallest == largest
+                                  ? format_size_bytes(smallest)
+                                  : format_size_bytes(smallest) + "–" + format_size_bytes(largest);
+    const std::string rates =
+        lo == hi ? format_bytes_per_s(lo) : format_bytes_per_s(lo) + "–" + format_bytes_per_s(hi);
+    below += fmt::format("{}{} at {}: {}", below.empty() ? "" : "; ", mix, sizes, rates);
+  }
+  if (p.reached)
+    return fmt::format("{} plateau from {} (searched in {}; {}){}", memory,
+                       format_size_bytes(p.start_bytes), p.measured_in, p.basis,
+                       below.empty() ? ""
+                                     : "; the smaller sets are a cache level of this host, not " +
+                                           memory + ": " + below);
+  return fmt::format(
+      "{} not reached: no plateau within the search's limits ({}); B, B_read and B_write come "
+      "from the largest sets, {}, which may still be a cache level ({}): read them as at least "
+      "a cache level's, never as {}",
+      memory, p.stopped.empty() ? "stopped early" : p.stopped, format_size_bytes(p.planned_bytes),
+      below.empty() ? "no smaller set measured" : below, memory);
+}
+
+}  // namespace
+
 GroupObservations observations_for(const Results& r, const std::string& space,
                                    const std::string& dtype) {
   GroupObservations g;
   g.dram_working_set = dram_working_set_bytes(r, space);
   const SpaceInfo* info = r.find_space(space);
-  if (!r.caches_incomplete.empty() && !(info && info->device))
+  if (info && info->plateau)
+    g.caveats.push_back(plateau_caveat(*info->plateau, info->device.has_value()));
+  else if (!r.caches_incomplete.empty() && !(info && info->device))
     g.caveats.push_back(
         g.dram_working_set > 0
             ? "the last-level cache is not known (" + r.caches_incomplete +

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {
@@ -166,6 +167,10 @@ std::string bytes_convention(const Point& p, bool device_space) {
 
 double dram_working_set_bytes(const Results& r, const std::string& space) {
   const SpaceInfo* s = r.find_space(space);
+  // Measured: from the plateau's start; where none was reached, only the largest sets the
+  // search measured (what the DRAM points ran at) count, and the report says what they may be.
+  if (s && s->plateau)
+    return s->plateau->reached ? s->plateau->start_bytes : s->plateau->planned_bytes;
   // A GPU's last-level cache: the L2, or a MALL behind it (MI300's 256 MiB Infinity Cache).
   if (s && s->device) return kDramLlcMultiple * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
@@ -182,6 +187,19 @@ double dram_working_set_bytes(const Results& r, const std::string& space) {
                             ? llc->instances
                             : std::max(1.0, std::floor(double(threads) / llc->shared_by_threads));
   return kDramLlcMultiple * llc->size_bytes * copies;
+}
+
+std::string dram_roof_name(const Results& r, const std::string& space, double dram_working_set) {
+  const SpaceInfo* s = r.find_space(space);
+  const std::string memory = s && s->device ? "HBM/DRAM" : "DRAM";
+  if (s && s->plateau) {
+    const MemoryPlateau& p = *s->plateau;
+    if (p.reached) return memory + " plateau from " + format_size_bytes(p.start_bytes);
+    return "a cache level or " + memory + ": no plateau up to " +
+           format_size_bytes(p.largest_bytes) + ", " + memory + " not reached";
+  }
+  return dram_working_set > 0 ? memory + ", working sets ≥ " + format_size_bytes(dram_working_set)
+                              : memory;
 }
 
 bool dram_sized(const Point& p, double dram_working_set) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/stats.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 
@@ -115,16 +116,25 @@ std::vector<LevelSweep> detect_memory_levels(const Results& r, const std::string
     // Past the last capacity of a list that lacks a level, the set may be in that level or in
     // memory: the name says no more than that.
     const bool unknown_beyond = !device && !r.caches_incomplete.empty() && !caps.empty();
-    const std::string memory =
-        device           ? "device memory"
-        : unknown_beyond ? "above " + caps.back().name + " (a level without a size, or DRAM)"
-                         : "DRAM";
+    // Where the run measured the memory plateau, it tells memory from a level without a size.
+    const SpaceInfo* info = r.find_space(space);
+    const MemoryPlateau* plateau =
+        info && info->plateau && info->plateau->reached ? &*info->plateau : nullptr;
+    std::string memory = device ? "device memory"
+                         : unknown_beyond
+                             ? "above " + caps.back().name + " (a level without a size, or DRAM)"
+                             : "DRAM";
     const auto level_name = [&](std::size_t k) { return k < caps.size() ? caps[k].name : memory; };
     for (std::size_t i = 0; i < segments.size(); ++i) {
       const Segment& seg = segments[i];
       MemoryLevel lvl;
       lvl.min_working_set = pts[seg.begin].working_set_bytes;
       lvl.max_working_set = pts[seg.end - 1].working_set_bytes;
+      if (plateau)
+        memory = lvl.min_working_set >= 0.99 * plateau->start_bytes
+                     ? std::string(device ? "device memory" : "DRAM")
+                     : "a cache level below the " + std::string(device ? "memory" : "DRAM") +
+                           " plateau (from " + format_size_bytes(plateau->start_bytes) + ")";
       lvl.points = int(seg.end - seg.begin);
       lvl.bandwidth = std::exp(
           tukey_biweight_location({y.begin() + long(seg.begin), y.begin() + long(seg.end)}));

@@ -11,6 +11,7 @@
 #include "reports/render/gemm_shape_table.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/methods_section.hpp"
+#include "reports/render/plateau_section.hpp"
 #include "reports/render/pyramid_table.hpp"
 #include "reports/render/roof_tables.hpp"
 #include "reports/render/spec_scope.hpp"
@@ -391,6 +392,7 @@ std::string render_report_markdown(const std::vector<FileAnalysis>& files,
   points_above_roofs(md, files);
   memory_pyramid(md, files, profiles);
   memory_levels(md, files);
+  memory_plateau_section(md, files);
   per_probe(md, files);
   not_fitted(md, files);
   throttled_samples(md, files);

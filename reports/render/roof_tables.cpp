@@ -152,10 +152,7 @@ void group_tables(std::string& md, const FileAnalysis& f, const GroupAnalysis& g
                     format_flops(r.peak_flops), format_flops_ci(fit.peak_ci, r.peak_flops),
                     spread_cell(fit.estimate.peak_spread, fit.estimate.compute_points, true),
                     peak_defined_by(gf, fit.estimate.compute_points));
-  const std::string dram = gf.dram_working_set > 0
-                               ? fmt::format("{}, working sets ≥ {}", device ? "HBM/DRAM" : "DRAM",
-                                             format_size_bytes(gf.dram_working_set))
-                               : std::string("DRAM");
+  const std::string dram = dram_roof_name(f.results, gf.space, gf.dram_working_set);
   md += fmt::format("| **B** ({}; reads and writes) | {} | {} | {} | {} | {} |\n", dram,
                     format_bytes_per_s(r.bandwidth), format_bytes_ci(fit.bandwidth_ci, r.bandwidth),
                     spread_cell(fit.estimate.bandwidth_spread, fit.estimate.memory_points, false),

@@ -20,8 +20,8 @@ Results gpu_run(const std::string& gpu) {
   Results r;
   r.hostname = "vm";
   r.cpu_model = "Intel(R) Xeon(R) Processor";
-  r.spaces.push_back({"Serial", "host", 1, std::nullopt});
-  r.spaces.push_back({"Cuda", "device", 1, DeviceInfo{gpu}});
+  r.spaces.push_back({"Serial", "host", 1, std::nullopt, std::nullopt});
+  r.spaces.push_back({"Cuda", "device", 1, DeviceInfo{gpu}, std::nullopt});
   return r;
 }
 

@@ -1,0 +1,117 @@
+// `ridgeline run` with a memory plateau search (harness/sweep/memory_plateau_search.hpp), at toy
+// sizes: what it records and how the plan uses it, whatever the sets measured. Where the plateau
+// lies on this machine is the search's job, not a test's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "results/memory_plateau.hpp"
+#include "results/results_file.hpp"
+#include "tests/support/cli_test.hpp"
+#include "tests/support/run_command.hpp"
+
+namespace ridgeline::plateau_cli_test {
+
+using nlohmann::json;
+using test::kBin;
+using test::run_command;
+
+constexpr double kMiB = 1 << 20;
+constexpr long long kMiBInt = 1 << 20;  // profiles want integers
+
+class CliPlateau : public test::CliTest {
+ protected:
+  std::string profile(const json& plateau) const {
+    const json p = {{"name", "plateau-toy"},     {"repetitions", 3},
+                    {"min_time_s", 0.0005},      {"warmup_s", 0.0},
+                    {"dtypes", {"fp64"}},        {"dram_min_bytes", kMiBInt},
+                    {"memory_plateau", plateau}, {"bandwidth", {{"probes", {"triad"}}}}};
+    std::ofstream(path("profile.json")) << p.dump(2);
+    return path("profile.json");
+  }
+  std::string run(const std::string& profile_path, const std::string& args) const {
+    return kBin + " run --quiet --threads 2 --profile " + profile_path + " " + args;
+  }
+};
+
+TEST_F(CliPlateau, TheSearchIsRecordedAndTheDramPointsRunWhereItSays) {
+  const std::string prof = profile({{"budget_s", 30},
+                                    {"max_bytes", 8 * kMiBInt},
+                                    {"calls", 3},
+                                    {"bytes_per_call", 1e6},
+                                    {"use_llc", false}});
+  const auto r = run_command(run(prof, "--out " + path("r.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = read_results_file(path("r.json"));
+  int searched = 0;
+  std::string measured_in;
+  for (const json& s : doc["context"]["spaces"]) {
+    ASSERT_TRUE(s.contains("memory_plateau")) << s["name"];
+    const MemoryPlateau p = memory_plateau_from_json(s["memory_plateau"], "r.json", "plateau");
+    // Host spaces share one search: every host space names the same one.
+    if (measured_in.empty()) measured_in = p.measured_in;
+    EXPECT_EQ(p.measured_in, measured_in);
+    ++searched;
+    // Octaves from dram_min_bytes (the LLC ignored), at most max_bytes, both mixes each.
+    ASSERT_FALSE(p.sets.empty());
+    for (const char* mix : kPlateauMixes) {
+      const std::vector<PlateauSet> sets = sets_of_mix(p.sets, mix);
+      ASSERT_FALSE(sets.empty()) << mix;
+      EXPECT_EQ(sets.front().bytes, 1 * kMiB) << mix;
+      for (const PlateauSet& set : sets) {
+        EXPECT_LE(set.bytes, 8 * kMiB) << mix;
+        EXPECT_GT(set.bytes_per_s, 0) << mix;
+        EXPECT_EQ(set.calls, 3) << mix;
+      }
+    }
+    if (p.reached) {
+      // The rule, applied to what the file recorded, gives what the file says.
+      for (const char* mix : kPlateauMixes) {
+        std::vector<PlateauSet> octaves;
+        for (const PlateauSet& set : sets_of_mix(p.sets, mix))
+          if (std::fmod(std::log2(set.bytes / kMiB), 1.0) == 0) octaves.push_back(set);
+        const auto start = plateau_start(octaves, p.tolerance, 2);
+        ASSERT_TRUE(start) << mix;
+        EXPECT_LE(*start, p.planned_bytes) << mix;
+      }
+      EXPECT_LE(p.start_bytes, p.planned_bytes);
+      EXPECT_TRUE(p.stopped.empty()) << p.stopped;
+    } else {
+      EXPECT_FALSE(p.stopped.empty());
+      EXPECT_EQ(p.planned_bytes, p.largest_bytes);
+    }
+    // The stream ran at the search's DRAM size (triad: 3 arrays of n doubles, n rounded down to
+    // whole launch chunks).
+    for (const json& point : doc["points"])
+      if (point["space"] == s["name"] && point["probe"] == "triad") {
+        EXPECT_LE(point["working_set_bytes"].get<double>(), p.planned_bytes) << point["name"];
+        EXPECT_GE(point["working_set_bytes"].get<double>(), 0.99 * p.planned_bytes)
+            << point["name"];
+      }
+  }
+  EXPECT_GE(searched, 1);
+
+  // A resumed run keeps the recorded plateau, so its points keep their names: nothing to redo.
+  const auto again = run_command(run(prof, "--resume --out " + path("r.json")));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(read_results_file(path("r.json"))["context"]["spaces"], doc["context"]["spaces"]);
+
+  // The report names where DRAM begins, or that it was not reached.
+  const auto report = run_command(kBin + " report " + path("r.json") + " --out " + path("rep"));
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  std::ifstream md(path("rep/report.md"));
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("## Where DRAM begins"), std::string::npos);
+}
+
+TEST_F(CliPlateau, ABadSettingIsOneLineNamingIt) {
+  const auto r = run_command(run(profile({{"tolerance", 2}}), "--out " + path("r.json")));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("memory_plateau.tolerance"), std::string::npos) << r.err;
+  const auto typo = run_command(run(profile({{"budget", 5}}), "--out " + path("r.json")));
+  EXPECT_EQ(typo.exit_code, 2) << typo.err;
+  EXPECT_NE(typo.err.find("budget"), std::string::npos) << typo.err;
+}
+
+}  // namespace ridgeline::plateau_cli_test

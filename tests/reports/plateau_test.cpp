@@ -1,0 +1,294 @@
+// Where DRAM begins (results/memory_plateau.hpp): the plateau rule on recorded sweeps, and the
+// reporter taking B, B_read and B_write from points on the recorded plateau only.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+#include "core/input_error.hpp"
+#include "reports/fit/analysis.hpp"
+#include "reports/fit/roof_roles.hpp"
+#include "reports/render/report_markdown.hpp"
+#include "results/memory_plateau.hpp"
+#include "results/results_file.hpp"
+#include "tests/support/test_paths.hpp"
+
+// A named namespace: the unity build puts this file beside others with helpers of the same names.
+namespace ridgeline::plateau_test {
+
+using nlohmann::json;
+
+constexpr double kMiB = 1 << 20, kGiB = 1 << 30;
+
+std::vector<PlateauSet> sweep(const std::string& mix,
+                              const std::vector<std::pair<double, double>>& bytes_gbs,
+                              double spread = 0.005) {
+  std::vector<PlateauSet> out;
+  for (const auto& [bytes, gbs] : bytes_gbs) out.push_back({mix, bytes, gbs * 1e9, spread, 5});
+  return out;
+}
+
+// The 2-vCPU Zen 5 VM of the issue "B must be DRAM": a triad of 3 × 64 MiB streamed 73.1 GB/s,
+// 3 × 256 MiB 62.5 and 3 × 1 GiB 40.8 (BabelStream), ridgeline's at 2 GiB 38.4–38.6; the sets
+// in between and the last one are the smooth fall and flat floor those numbers imply. The old
+// rule (64 MiB with the L3 unknown) set B at 99 GB/s from there; the plateau begins at 3 GiB.
+TEST(PlateauRule, AVmThatNamesNoLlcFindsDramBeyondItsL3) {
+  const auto sets = sweep("update_xy", {{192 * kMiB, 73.1},
+                                        {384 * kMiB, 66.0},
+                                        {768 * kMiB, 62.5},
+                                        {1536 * kMiB, 52.0},
+                                        {3 * kGiB, 40.8},
+                                        {6 * kGiB, 38.5},
+                                        {12 * kGiB, 38.6}});
+  const auto start = plateau_start(sets, 0.05, 2);
+  ASSERT_TRUE(start);
+  EXPECT_EQ(*start, 3 * kGiB);
+  // Cut at 6 GiB (a memory limit), two doublings are not there: no plateau, never a guess.
+  EXPECT_FALSE(plateau_start({sets.begin(), sets.end() - 1}, 0.05, 2));
+  // A tolerance the 40.8 → 38.5 step (5.6 %) exceeds moves the start up an octave, no further.
+  const auto strict = plateau_start(
+      sweep("update_xy", {{3 * kGiB, 40.8}, {6 * kGiB, 38.5}, {12 * kGiB, 38.6}, {24 * kGiB, 38.4}},
+            0),
+      0.05, 2);
+  ASSERT_TRUE(strict);
+  EXPECT_EQ(*strict, 6 * kGiB);
+}
+
+// A host whose LLC the context states and this run trusts (the development VM: Xeon, 300 MiB L3):
+// 4 × LLC and one doubling beyond it agree, which confirms the context; one doubling is not
+// enough where nothing predicted the start.
+TEST(PlateauRule, AKnownLlcIsConfirmedByOneDoubling) {
+  const auto sets = sweep("read", {{1200 * kMiB, 37.0}, {2400 * kMiB, 36.4}});
+  ASSERT_TRUE(plateau_start(sets, 0.05, 1));
+  EXPECT_EQ(*plateau_start(sets, 0.05, 1), 1200 * kMiB);
+  EXPECT_FALSE(plateau_start(sets, 0.05, 2));
+  // Still falling beyond 4 × LLC: not confirmed.
+  EXPECT_FALSE(plateau_start(sweep("read", {{1200 * kMiB, 52.0}, {2400 * kMiB, 37.0}}), 0.05, 1));
+}
+
+// Noise widens the tolerance: two sets whose calls spread 3 % each agree 10 % apart, not 12 %.
+TEST(PlateauRule, TheCallsSpreadWidensTheTolerance) {
+  const PlateauSet a{"read", kGiB, 100e9, 0.03, 5}, b{"read", 2 * kGiB, 90e9, 0.03, 5},
+      c{"read", 2 * kGiB, 88e9, 0.03, 5};
+  EXPECT_TRUE(same_plateau(a, b, 0.05));
+  EXPECT_FALSE(same_plateau(a, c, 0.05));
+}
+
+// The committed H200 file's cache sweep (cache_triad, fp64, sets beyond the 60 MiB L2, as the
+// file's medians give them): its bandwidth falls from 6.5 to 4.0 TB/s between 64 MiB and 4 GiB,
+// so it holds no plateau: what the rule says of a GPU sweep whose sets never settle.
+TEST(PlateauRule, TheCommittedH200CacheSweepNeverSettles) {
+  const json doc = read_json_file(
+      std::string(test::paths::kSourceDir) + "/reports/samples/h200/results-run1-552c340.json",
+      "results file");
+  std::vector<PlateauSet> sets;
+  for (const json& p : doc["points"])
+    if (p.value("probe", "") == "cache_triad" && p.value("verified", false) &&
+        p["working_set_bytes"].get<double>() > 60 * kMiB) {
+      std::vector<double> s = p["samples"].get<std::vector<double>>();
+      std::sort(s.begin(), s.end());
+      const double bytes = p["bytes"].get<double>(), median = s[s.size() / 2];
+      sets.push_back({"update_xy", p["working_set_bytes"].get<double>(), bytes / median,
+                      (bytes / s.front() - bytes / s.back()) / 2 / (bytes / median),
+                      int(s.size())});
+    }
+  std::sort(sets.begin(), sets.end(),
+            [](const PlateauSet& a, const PlateauSet& b) { return a.bytes < b.bytes; });
+  ASSERT_GE(sets.size(), 5u);
+  EXPECT_FALSE(plateau_start(sets, 0.05, 2));
+}
+
+// --- the reporter on a file that recorded its plateau -----------------------------------------
+
+json point(const std::string& probe, const std::string& family, double ws, double bytes,
+           double gbs) {
+  const double s = bytes / (gbs * 1e9);
+  return {{"name", probe + "/OpenMP/fp64/ws:" + std::to_string(long(ws))},
+          {"probe", probe},
+          {"family", family},
+          {"space", "OpenMP"},
+          {"dtype", "fp64"},
+          {"working_set_bytes", ws},
+          {"flops", bytes / 8},
+          {"bytes", bytes},
+          {"params", {{"passes", 1}}},
+          {"samples", {s * 0.99, s, s * 1.01}},
+          {"median_s", s},
+          {"verified", true}};
+}
+
+json peak() {
+  return {{"name", "peak/OpenMP/fp64/k:1024"},
+          {"probe", "peak"},
+          {"family", "peak"},
+          {"space", "OpenMP"},
+          {"dtype", "fp64"},
+          {"working_set_bytes", 1e3},
+          {"flops", 1e10},
+          {"bytes", 16},
+          {"samples", {0.05, 0.05, 0.05}},
+          {"median_s", 0.05},
+          {"verified", true}};
+}
+
+json plateau(bool reached) {
+  json sets = json::array();
+  for (const auto& [bytes, read, rw] :
+       std::vector<std::tuple<double, double, double>>{{64 * kMiB, 70, 99},
+                                                       {128 * kMiB, 60, 90},
+                                                       {256 * kMiB, 50, 70},
+                                                       {512 * kMiB, 38, 41},
+                                                       {1 * kGiB, 37.5, 40.5},
+                                                       {2 * kGiB, 37.2, 40.1}}) {
+    sets.push_back({{"mix", "read"},
+                    {"bytes", bytes},
+                    {"bytes_per_s", read * 1e9},
+                    {"spread", 0.01},
+                    {"calls", 5}});
+    sets.push_back({{"mix", "update_xy"},
+                    {"bytes", bytes},
+                    {"bytes_per_s", rw * 1e9},
+                    {"spread", 0.01},
+                    {"calls", 5}});
+  }
+  return {{"reached", reached},
+          {"start_bytes", reached ? json(512 * kMiB) : json()},
+          {"planned_bytes", reached ? 512 * kMiB : 2 * kGiB},
+          {"largest_bytes", 2 * kGiB},
+          {"llc_bytes", nullptr},
+          {"basis", "measured: two doublings beyond it stream within noise of it"},
+          {"stopped", reached ? "" : "the time budget (15 s, memory_plateau.budget_s) ran out"},
+          {"measured_in", "OpenMP"},
+          {"tolerance", 0.05},
+          {"sets", sets}};
+}
+
+// A host whose L3 the context does not name (the VM of the issue): the cache sweep's 64 and
+// 128 MiB sets and a stream at 64 MiB run at 90–99 GB/s from that L3. With the plateau recorded
+// at 512 MiB, none of them sets B, B_read or B_write: every memory roof is set by a point on the
+// plateau, the B row names the plateau, and the report shows the search.
+FileAnalysis plateau_file(bool reached) {
+  json context = {
+      {"host", {{"hostname", "vm"}}},
+      {"cpu",
+       {{"model", "AMD EPYC 9R45"},
+        {"caches",
+         json::array(
+             {{{"level", 1}, {"type", "data"}, {"size_bytes", 48 * 1024}, {"shared_by_threads", 1}},
+              {{"level", 2},
+               {"type", "unified"},
+               {"size_bytes", 1 * kMiB},
+               {"shared_by_threads", 1}}})},
+        {"caches_incomplete", "the L3 from AMD's legacy leaf (508 MiB) is the host's"}}},
+      {"spaces", json::array({{{"name", "OpenMP"},
+                               {"kind", "host"},
+                               {"concurrency", 2},
+                               {"device", nullptr},
+                               {"memory_plateau", plateau(reached)}}})}};
+  const double dram = reached ? 512 * kMiB : 2 * kGiB;
+  const json points = {peak(),
+                       point("cache_update", "cache", 64 * kMiB, 2 * 64 * kMiB, 99),
+                       point("cache_update", "cache", 128 * kMiB, 2 * 128 * kMiB, 90),
+                       point("cache_read", "cache", 64 * kMiB, 64 * kMiB, 70),
+                       point("update_xy", "bandwidth", 64 * kMiB, 1.5 * 64 * kMiB, 95),
+                       point("cache_update", "cache", 1 * kGiB, 2 * kGiB, 40.6),
+                       point("cache_read", "cache", 1 * kGiB, kGiB, 37.4),
+                       point("update_xy", "bandwidth", dram, 1.5 * dram, 40.2),
+                       point("triad", "bandwidth", dram, dram, 33.0),
+                       point("read", "bandwidth", dram, dram, 37.0),
+                       point("dot", "bandwidth", dram, dram, 36.5),
+                       point("fill", "bandwidth", dram, dram, 20.0)};
+  const json doc = {{"schema_version", "1.4.0"},
+                    {"context", context},
+                    {"profile", {{"name", "quick"}, {"dram_min_bytes", 64 * kMiB}}},
+                    {"points", points}};
+  return analyze(parse_results(doc.dump(), "vm.json"), 200);
+}
+
+// Every memory roof of every group is set by points at or above where DRAM begins: the check
+// that fails when a cache level sets a "DRAM" roof.
+void expect_memory_roofs_on_the_plateau(const FileAnalysis& f) {
+  for (const auto& g : f.groups) {
+    const GroupFit& fit = g.fit;
+    const double dram = dram_working_set_bytes(f.results, fit.space);
+    ASSERT_GT(dram, 0);
+    for (const std::size_t i : fit.bandwidth_points)
+      EXPECT_GE(f.results.points[i].working_set_bytes, 0.99 * dram)
+          << f.results.points[i].name << " sets B below the DRAM plateau";
+    for (const MixRoof& m : fit.mixes)
+      for (const std::size_t i : m.points)
+        EXPECT_GE(f.results.points[i].working_set_bytes, 0.99 * dram)
+            << f.results.points[i].name << " sets a memory roof below the DRAM plateau";
+  }
+}
+
+TEST(PlateauRoofs, EveryMemoryRoofIsSetOnThePlateau) {
+  std::vector<FileAnalysis> files;
+  files.push_back(plateau_file(true));
+  const FileAnalysis& f = files[0];
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(f.results, "OpenMP"), 512 * kMiB);
+  const GroupFit& g = f.groups.at(0).fit;
+  ASSERT_TRUE(g.fit) << g.not_fitted;
+  EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 40.6e9, 0.5e9) << "the 1 GiB cache_update, not L3";
+  ASSERT_TRUE(g.read_bandwidth);
+  EXPECT_NEAR(g.read_bandwidth->value, 37.4e9, 0.4e9);
+  expect_memory_roofs_on_the_plateau(f);
+  EXPECT_EQ(dram_roof_name(f.results, "OpenMP", 512 * kMiB), "DRAM plateau from 512 MiB");
+  ASSERT_FALSE(g.caveats.empty());
+  EXPECT_NE(g.caveats[0].find("DRAM plateau from 512 MiB"), std::string::npos) << g.caveats[0];
+  EXPECT_NE(g.caveats[0].find("a cache level of this host"), std::string::npos) << g.caveats[0];
+  const std::string md = render_report_markdown(files, {}, {}, "", "");
+  EXPECT_NE(md.find("## Where DRAM begins"), std::string::npos);
+  EXPECT_NE(md.find("DRAM plateau from **512 MiB**"), std::string::npos);
+  EXPECT_NE(md.find("| 256 MiB | 50.00 GB/s ±1.0 % | 70.00 GB/s ±1.0 % | a cache level |"),
+            std::string::npos)
+      << md;
+}
+
+// The same file where the search ran out of time: the DRAM points ran at the largest set, only
+// they count, and B is never called DRAM.
+TEST(PlateauRoofs, NoPlateauIsNeverCalledDram) {
+  std::vector<FileAnalysis> files;
+  files.push_back(plateau_file(false));
+  const FileAnalysis& f = files[0];
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(f.results, "OpenMP"), 2 * kGiB);
+  expect_memory_roofs_on_the_plateau(f);
+  const std::string name = dram_roof_name(f.results, "OpenMP", 2 * kGiB);
+  EXPECT_EQ(name, "a cache level or DRAM: no plateau up to 2 GiB, DRAM not reached");
+  const GroupFit& g = f.groups.at(0).fit;
+  ASSERT_FALSE(g.caveats.empty());
+  EXPECT_NE(g.caveats[0].find("DRAM not reached"), std::string::npos) << g.caveats[0];
+  EXPECT_NE(g.caveats[0].find("never as DRAM"), std::string::npos) << g.caveats[0];
+  const std::string md = render_report_markdown(files, {}, {}, "", "");
+  EXPECT_NE(md.find("**DRAM not reached**"), std::string::npos);
+}
+
+// A hostile or broken record gets one line naming the field, never a wrong roof.
+TEST(PlateauRoofs, ABrokenRecordNamesItsField) {
+  const auto error_of = [](const json& p) {
+    try {
+      memory_plateau_from_json(p, "r.json", "context.spaces[0].memory_plateau");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  json p = plateau(true);
+  p["start_bytes"] = nullptr;
+  EXPECT_NE(error_of(p).find("memory_plateau.start_bytes"), std::string::npos) << error_of(p);
+  p = plateau(true);
+  p["sets"][3]["bytes_per_s"] = -1;
+  EXPECT_NE(error_of(p).find("memory_plateau.sets[3].bytes_per_s"), std::string::npos)
+      << error_of(p);
+  p = plateau(true);
+  p["sets"] = "many";
+  EXPECT_NE(error_of(p).find("memory_plateau.sets"), std::string::npos) << error_of(p);
+  p = plateau(true);
+  p["tolerance"] = 7;
+  EXPECT_NE(error_of(p).find("memory_plateau.tolerance"), std::string::npos) << error_of(p);
+  EXPECT_EQ(error_of(plateau(true)), "");
+}
+
+}  // namespace ridgeline::plateau_test
