@@ -95,6 +95,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* resume = run->add_flag("--resume", o->run.resume,
                                "Keep the points already in --out, measure the rest");
   run->add_flag("--force", o->run.force, "Replace an existing --out file")->excludes(resume);
+  run->add_option("--plateau-from", o->run.plateau_from,
+                  "Confirm the DRAM plateau this results file recorded (one doubling beyond its "
+                  "DRAM size) instead of searching anew; searched anew where it does not hold "
+                  "(scripts/nightly passes the baseline)")
+      ->excludes(resume);
   auto* quiet = run->add_flag("--quiet", o->run.quiet, "No progress and no summary: errors only");
   run->add_flag("--verbose", o->run.verbose,
                 "Also show Google Benchmark's table (every repetition) on stdout")

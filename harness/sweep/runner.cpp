@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -77,6 +78,18 @@ std::map<std::string, MemoryPlateau> recorded_plateaus(const std::string& path) 
   return out;
 }
 
+// The plateaus --plateau-from names; an unreadable file is said and searched past, never fatal (a
+// nightly's baseline may be the broken file it is about to replace).
+std::map<std::string, MemoryPlateau> plateaus_to_confirm(
+    const std::string& path, const std::function<void(const std::string&)>& say) {
+  try {
+    return recorded_plateaus(path);
+  } catch (const std::exception& e) {
+    say(std::string("ridgeline: note: --plateau-from: ") + e.what() + "; searching anew");
+    return {};
+  }
+}
+
 // The DRAM size of each space, measured before the plan sizes its points (rank 0 measures, every
 // rank plans with its numbers), recorded in the space's context entry.
 void settle_memory_plateaus(const RunOptions& o, const SweepProfile& profile, Job& job,
@@ -84,12 +97,16 @@ void settle_memory_plateaus(const RunOptions& o, const SweepProfile& profile, Jo
   if (o.list_only) return;  // a listing measures nothing: its DRAM sizes are the LLC rule's
   std::map<std::string, MemoryPlateau> found;
   if (job.rank() == 0) {
+    const auto say = [&o](const std::string& line) {
+      if (!o.quiet) std::cerr << line << "\n";
+    };
     if (o.resume && access(o.out.c_str(), F_OK) == 0)
       found = recorded_plateaus(o.out);
+    else if (!o.plateau_from.empty())
+      found = search_memory_plateaus(profile, machine, o.filter, say,
+                                     plateaus_to_confirm(o.plateau_from, say), o.plateau_from);
     else
-      found = search_memory_plateaus(profile, machine, o.filter, [&o](const std::string& line) {
-        if (!o.quiet) std::cerr << line << "\n";
-      });
+      found = search_memory_plateaus(profile, machine, o.filter, say);
   }
   nlohmann::json all = nlohmann::json::object();
   for (const auto& [space, plateau] : found) all[space] = to_json(plateau);

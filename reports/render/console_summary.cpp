@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
 namespace {
@@ -79,6 +80,12 @@ std::string console_summary(const FileAnalysis& a) {
     out += line + "\n";
   }
   for (const auto& n : notes) out += "  " + n + "\n";
+  // What B's memory is, once per space that searched it: a cache level is never read as DRAM.
+  for (const SpaceInfo& s : a.results.spaces)
+    if (s.plateau)
+      out +=
+          fmt::format("  {} B: {}\n", s.name,
+                      dram_roof_name(a.results, s.name, dram_working_set_bytes(a.results, s.name)));
   if (!unmeasured.empty()) out += "  not measured: " + unmeasured + " (the report says why)\n";
   return out;
 }

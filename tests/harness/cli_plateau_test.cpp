@@ -105,6 +105,47 @@ TEST_F(CliPlateau, TheSearchIsRecordedAndTheDramPointsRunWhereItSays) {
   EXPECT_NE(text.find("## Where DRAM begins"), std::string::npos);
 }
 
+// A nightly confirms its baseline's plateau: where it holds, the DRAM points keep their size and
+// names; where not, the run searched anew and says so. A broken baseline is said, never fatal.
+TEST_F(CliPlateau, ARecordedPlateauIsConfirmedOrSearchedAnew) {
+  const std::string prof = profile({{"budget_s", 30},
+                                    {"max_bytes", 8 * kMiBInt},
+                                    {"calls", 3},
+                                    {"bytes_per_call", 1e6},
+                                    {"use_llc", false}});
+  const auto first = run_command(run(prof, "--out " + path("base.json")));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto r = run_command(
+      run(prof, "--plateau-from " + path("base.json") + " --out " + path("night.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json base = read_results_file(path("base.json"));
+  const json night = read_results_file(path("night.json"));
+  for (std::size_t i = 0; i < base["context"]["spaces"].size(); ++i) {
+    const MemoryPlateau before =
+        memory_plateau_from_json(base["context"]["spaces"][i]["memory_plateau"], "b", "p");
+    const MemoryPlateau now =
+        memory_plateau_from_json(night["context"]["spaces"][i]["memory_plateau"], "n", "p");
+    if (!before.reached) {
+      EXPECT_NE(now.basis.find("recorded no plateau, so it was searched anew"), std::string::npos)
+          << now.basis;
+    } else if (now.basis.rfind("confirmed the plateau", 0) == 0) {
+      EXPECT_EQ(now.planned_bytes, before.planned_bytes);
+      EXPECT_EQ(now.start_bytes, before.start_bytes);
+      ASSERT_EQ(sets_of_mix(now.sets, "read").size(), 2u) << "its DRAM size and one doubling";
+      EXPECT_EQ(sets_of_mix(now.sets, "read")[1].bytes, 2 * before.planned_bytes);
+    } else {
+      EXPECT_NE(now.basis.find("did not hold, so it was searched anew"), std::string::npos)
+          << now.basis;
+    }
+  }
+  std::ofstream(path("broken.json")) << "{ not json";
+  const auto broken = run_command(kBin + " run --threads 2 --profile " + prof + " --plateau-from " +
+                                  path("broken.json") + " --out " + path("again.json"));
+  EXPECT_EQ(broken.exit_code, 0) << broken.err;
+  EXPECT_NE(broken.err.find("--plateau-from"), std::string::npos) << broken.err;
+  EXPECT_NE(broken.err.find("searching anew"), std::string::npos) << broken.err;
+}
+
 TEST_F(CliPlateau, ABadSettingIsOneLineNamingIt) {
   const auto r = run_command(run(profile({{"tolerance", 2}}), "--out " + path("r.json")));
   EXPECT_EQ(r.exit_code, 2) << r.err;
