@@ -63,28 +63,7 @@ json clock_fraction(const json& median_mhz, double reference_mhz) {
 
 json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_sample,
                          double reference_sm_clock_mhz) {
-  std::vector<double> sm, mem, power, temp;
-  json flags = json::array();
-  std::uint64_t reasons = 0;
-  bool any_reading = false, any_throttled = false;
-  for (const auto& readings : per_sample) {
-    bool throttled = false;
-    for (const auto& r : readings) {
-      any_reading = true;
-      sm.push_back(r.sm_clock_mhz);
-      mem.push_back(r.mem_clock_mhz);
-      power.push_back(r.power_w);
-      temp.push_back(r.temp_c);
-      if (is_throttled(r, reference_sm_clock_mhz)) {
-        throttled = true;
-        reasons |= r.throttle_reasons & throttle::kSlowdownMask;
-      }
-    }
-    flags.push_back(throttled);
-    any_throttled = any_throttled || throttled;
-  }
-  if (!any_reading) return nullptr;
-  // Counter deltas between the first and the last reading of the reported samples.
+  // The first and the last reading of the reported samples: the span they cover.
   const TelemetryReading* first = nullptr;
   const TelemetryReading* last = nullptr;
   for (const auto& readings : per_sample)
@@ -92,10 +71,38 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
       if (!first) first = &r;
       last = &r;
     }
+  if (!first) return nullptr;
   const double span = last->wall_s - first->wall_s;
   // NVML's energy and violation counters advance in coarse steps: over less than a second their
-  // differences said 789 W (on a 700 W card) and 128 % of the time power-capped on an H200.
+  // differences said 789 W (on a 700 W card) and 128 % of the time power-capped on an H200. Its
+  // power reading is itself a ~1 s average on Ampere and later, and the software power cap is
+  // decided on it: a point whose samples span less (a 785 TF bf16 GEMM "drew" 201 W) gets neither
+  // its power nor a power-cap throttle verdict. A span the readings do not tell is taken whole.
   constexpr double kMinCounterSpan = 1.0;
+  const bool resolved = !(span < kMinCounterSpan);
+  const std::uint64_t judged =
+      resolved ? throttle::kSlowdownMask : throttle::kSlowdownMask & ~throttle::kSwPowerCap;
+  std::vector<double> sm, mem, power, temp;
+  json flags = json::array();
+  std::uint64_t reasons = 0;
+  bool any_throttled = false;
+  for (const auto& readings : per_sample) {
+    bool throttled = false;
+    for (const auto& r : readings) {
+      sm.push_back(r.sm_clock_mhz);
+      mem.push_back(r.mem_clock_mhz);
+      if (resolved) power.push_back(r.power_w);
+      temp.push_back(r.temp_c);
+      TelemetryReading seen = r;
+      seen.throttle_reasons &= judged;
+      if (is_throttled(seen, reference_sm_clock_mhz)) {
+        throttled = true;
+        reasons |= seen.throttle_reasons;
+      }
+    }
+    flags.push_back(throttled);
+    any_throttled = any_throttled || throttled;
+  }
   const auto per_span = [&](double a, double b) -> json {
     if (!(span >= kMinCounterSpan) || !std::isfinite(a) || !std::isfinite(b) || b < a)
       return nullptr;
@@ -121,6 +128,9 @@ json summarize_telemetry(const std::vector<std::vector<TelemetryReading>>& per_s
           {"throttle_reasons", names},
           {"throttled_samples", flags},
           {"span_s", span > 0 ? json(span) : json(nullptr)},
+          // false: the samples spanned less than NVML's ~1 s averaging window; power and the
+          // software power cap are not this point's (null power, no verdict drawn from them).
+          {"resolved", resolved},
           {"mean_power_w", mean_power},
           {"power_limited_fraction", per_span(first->power_violation_s, last->power_violation_s)},
           {"thermal_limited_fraction",

@@ -96,6 +96,31 @@ TEST(DeviceClock, HostSpacesHaveNoWallClockTick) {
   EXPECT_EQ(wall_clock_tick_ns("OpenMP"), 0);
 }
 
+// NVML's power is a ~1 s average and the software power cap is decided on it: a point whose
+// samples span 0.2 s gets neither its power nor a power-cap verdict; the clock test still holds.
+TEST(Telemetry, PointsShorterThanTheSamplingWindowAreNotResolved) {
+  const auto at = [](double wall_s, double mhz, std::uint64_t reasons) {
+    TelemetryReading r = reading(mhz, 201, reasons);
+    r.wall_s = wall_s;
+    return r;
+  };
+  const json brief = summarize_telemetry(
+      {{at(10.0, 1980, throttle::kSwPowerCap)}, {at(10.2, 1980, throttle::kSwPowerCap)}}, 1980);
+  EXPECT_FALSE(brief["resolved"].get<bool>());
+  EXPECT_TRUE(brief["power_w"].is_null());
+  EXPECT_FALSE(brief["throttled"].get<bool>());
+  EXPECT_EQ(brief["throttled_samples"], json::array({false, false}));
+  const json slow =
+      summarize_telemetry({{at(10.0, 1200, throttle::kSwPowerCap)}, {at(10.2, 1200, 0)}}, 1980);
+  EXPECT_TRUE(slow["throttled"].get<bool>()) << "the clock under 75 % still counts";
+  EXPECT_EQ(slow["throttle_reasons"], json::array({"sm_clock_below_75_percent"}));
+  const json whole = summarize_telemetry(
+      {{at(10.0, 1980, throttle::kSwPowerCap)}, {at(11.5, 1980, throttle::kSwPowerCap)}}, 1980);
+  EXPECT_TRUE(whole["resolved"].get<bool>());
+  EXPECT_DOUBLE_EQ(whole["power_w"].get<double>(), 201);
+  EXPECT_TRUE(whole["throttled"].get<bool>());
+}
+
 TEST(Telemetry, ClockOnlyThrottlingIsNamed) {
   const json t = summarize_telemetry({{reading(900, 300)}}, 1980);
   EXPECT_TRUE(t["throttled"].get<bool>());
