@@ -24,12 +24,17 @@ struct SpecGrade {
   std::optional<double> clock_mhz, p_fraction_at_clock;
   bool p_above_sheet = false;  // p_fraction_at_clock (else p_fraction) beyond kAboveSheetFactor
   std::optional<double> matrix_fraction;  // P_matrix / matrix figure
-  double b_fraction = 0;                  // B / the sheet's memory bandwidth
+  // At the SM clock the GEMMs themselves ran at (NVML's readings inside their timed samples), as
+  // P at the peak kernels' clock: the matrix figure scaled by that clock over the sheet's.
+  std::optional<double> matrix_clock_mhz, matrix_fraction_at_clock;
+  double b_fraction = 0;  // B / the sheet's memory bandwidth
 };
 
 // `gf` must have a fit. `peak_share`: the part of the sheet's P the group's space can reach
 // (render/spec_scope.hpp); `measured_clock_mhz`: the clock the space ran at, where measured.
+// `matrix_clock_mhz`: the clock the group's GEMMs on matrix units ran at, where read.
 SpecGrade grade_against_sheet(const GroupFit& gf, const MachineProfile& profile, double peak_share,
-                              std::optional<double> measured_clock_mhz = std::nullopt);
+                              std::optional<double> measured_clock_mhz = std::nullopt,
+                              std::optional<double> matrix_clock_mhz = std::nullopt);
 
 }  // namespace ridgeline

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/fit/roofline_fit.hpp"
@@ -192,6 +194,9 @@ SheetShares shares_of(const GroupFit& gf, const SpecScope& scope, const SpecGrad
   SheetShares shares;
   if (gf.matrix)
     shares.matrix = grade.matrix_fraction ? pct(*grade.matrix_fraction) : "not on sheet";
+  if (grade.matrix_fraction_at_clock)
+    shares.matrix += fmt::format(" ({} at the GEMMs' {:.0f} MHz)",
+                                 pct(*grade.matrix_fraction_at_clock), *grade.matrix_clock_mhz);
   shares.p = grade.p_fraction ? pct(*grade.p_fraction) : "not on sheet";
   if (grade.vector_peak && scope.peak_share < 1)
     shares.p += fmt::format(" of {}", format_flops(grade.vector_peak->flops * scope.peak_share));
@@ -202,6 +207,17 @@ SheetShares shares_of(const GroupFit& gf, const SpecScope& scope, const SpecGrad
   shares.b = !scope.bandwidth_why_not.empty() ? "– (" + md_text(scope.bandwidth_why_not) + ")"
                                               : pct(grade.b_fraction);
   return shares;
+}
+
+// The median SM clock NVML read during the group's verified GEMMs on matrix units; nullopt where
+// none was read (hosts, files without telemetry).
+std::optional<double> gemm_clock(const FileAnalysis& f, const GroupFit& gf) {
+  std::vector<double> mhz;
+  for (const Point* p : f.points_of(gf.space, gf.dtype))
+    if (p->verified && is_tensor_point(*p) && p->telemetry && p->telemetry->sm_clock_mhz > 0)
+      mhz.push_back(p->telemetry->sm_clock_mhz);
+  if (mhz.empty()) return std::nullopt;
+  return std::round(median(mhz));
 }
 
 // The group held against the sheet of its space, if one describes it; the first group of a
@@ -218,8 +234,8 @@ SheetShares graded_shares(SummaryParts& parts, const FileAnalysis& f, const Grou
     return none;
   }
   const MachineProfile& profile = *scope.profile;
-  const SpecGrade grade =
-      grade_against_sheet(gf, profile, scope.peak_share, scope.measured_clock_mhz);
+  const SpecGrade grade = grade_against_sheet(gf, profile, scope.peak_share,
+                                              scope.measured_clock_mhz, gemm_clock(f, gf));
   if (parts.listed_specs.insert(profile.id + "/" + gf.dtype).second)
     parts.specs += spec_line(gf.dtype, profile, grade, scope);
   return shares_of(gf, scope, grade);

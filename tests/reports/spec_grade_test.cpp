@@ -88,6 +88,25 @@ TEST(SpecGrade, PMatrixAgainstTheDenseMatrixFigure) {
   EXPECT_DOUBLE_EQ(*s.matrix_fraction, 0.75);
 }
 
+// P_matrix at the clock its GEMMs ran at (an H200's tf32 GEMM read 1785 MHz against the
+// sheet's 1980): the matrix figure scales with it, as the vector one does with the peak kernels'.
+TEST(SpecGrade, PMatrixAtTheClockItsGemmsRanAt) {
+  MachineProfile s = sheet();
+  s.clock_mhz = 2000;
+  GroupFit g = fitted(300e9, 80e9);
+  g.matrix = MatrixRoofFit{};
+  g.matrix->peak.value = 3000e9;
+  g.matrix->accumulate = "fp32";
+  const SpecGrade at = grade_against_sheet(g, s, 1.0, std::nullopt, 1500.0);
+  ASSERT_TRUE(at.matrix_fraction_at_clock);
+  EXPECT_DOUBLE_EQ(*at.matrix_fraction, 0.75) << "the sheet as it is, still";
+  EXPECT_DOUBLE_EQ(*at.matrix_fraction_at_clock, 1.0);
+  EXPECT_DOUBLE_EQ(*at.matrix_clock_mhz, 1500);
+  EXPECT_FALSE(at.p_fraction_at_clock) << "P keeps its own clock";
+  EXPECT_FALSE(grade_against_sheet(g, sheet(), 1.0, std::nullopt, 1500.0).matrix_fraction_at_clock)
+      << "a sheet that names no clock cannot be scaled";
+}
+
 TEST(SpecGrade, NoFigureForTheDtypeGivesNoFraction) {
   GroupFit g = fitted(300e9, 80e9);
   g.dtype = "fp64";
