@@ -10,7 +10,8 @@ namespace ridgeline {
 inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--workload", o.workload,
                   "Place an LLM's decode and prefill on the roofs: a model of profiles/workloads "
-                  "(e.g. qwen2.5-7b) or a workload .json file");
+                  "(e.g. qwen2.5-7b), a workload .json file, or a model's Hugging Face config.json "
+                  "(Llama, Mistral, Mixtral, Qwen2)");
   app->add_option("--batch", o.batch, "Decode: comma-separated batch sizes (sequences per step)");
   app->add_option("--context", o.context,
                   "Decode: comma-separated context lengths (positions each new token attends to)");

@@ -75,12 +75,14 @@ std::string render_workload_markdown(const WorkloadRequest& q,
       "(tokens/s = T / time). The interval carries the roofs' " +
       confidence_label() + " intervals.\n\n";
   md += fmt::format(
-      "Model: {:.4g} billion parameters from the shapes ({:.4g} billion stated){}; {} layers, "
+      "Model: {:.4g} billion parameters from the shapes ({}){}; {} layers, "
       "hidden {}, {} "
       "heads, {} KV heads, head dim {}, intermediate {}, vocabulary {}, {} embeddings. Weights "
       "{}: {:.4g} bytes per layer weight, {:.4g} GB stored. KV cache {}. Source: {} "
       "(workload {}).\n\n",
-      params.total() / 1e9, m.stated_parameters / 1e9,
+      params.total() / 1e9,
+      m.stated_parameters > 0 ? fmt::format("{:.4g} billion stated", m.stated_parameters / 1e9)
+                              : std::string("no count stated"),
       m.experts > 1 ? fmt::format(", {:.4g} billion active per token ({} of {} experts)",
                                   params.active() / 1e9, m.active_experts, m.experts)
                     : std::string(),

@@ -306,11 +306,11 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
   EXPECT_NE(asked.why.find("--compute-dtype"), std::string::npos);
 }
 
-const std::string kH200 =
+const std::string kH200Sample =
     std::string(ridgeline::test::paths::kTestData) + "/../../reports/samples/h200/results.json";
 
 TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
-  const auto r = run_command(kBin + " place " + kH200 + " " + kData +
+  const auto r = run_command(kBin + " place " + kH200Sample + " " + kData +
                              "/cpu_run_a.json --workload qwen2.5-7b --batch 1,8,64 --context 4096 "
                              "--prompt 512,4096");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -324,7 +324,7 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
       << r.out;
   // Batch-1 decode on the H200 is memory-bound: its reads meet B_read, its KV appends B_write
   // (bf16 runs no read or fill kernel of its own: both are the device's).
-  const FileAnalysis h200 = analyze(load_results(kH200));
+  const FileAnalysis h200 = analyze(load_results(kH200Sample));
   const auto& group = h200.find("Cuda", "bf16")->fit;
   const TransformerConfig c = model("qwen2.5-7b");
   const PhaseCounts step =
@@ -378,7 +378,7 @@ TEST(PlaceWorkload, ComputeDtypeFillsTheCpuColumn) {
 
 TEST(ReportWorkload, SectionWhenAsked) {
   TempDir out;
-  const auto r = run_command(kBin + " report " + kH200 + " --out " + out.path +
+  const auto r = run_command(kBin + " report " + kH200Sample + " --out " + out.path +
                              " --workload mixtral-8x7b --batch 1,64 --context 4096 --prompt 512");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string md = slurp(out.path + "/report.md");
@@ -387,7 +387,7 @@ TEST(ReportWorkload, SectionWhenAsked) {
   EXPECT_NE(md.find("2 of 8 experts"), std::string::npos);
   EXPECT_NE(md.find("| decode | b = 64 | 4096 |"), std::string::npos);
   TempDir plain;
-  ASSERT_EQ(run_command(kBin + " report " + kH200 + " --out " + plain.path).exit_code, 0);
+  ASSERT_EQ(run_command(kBin + " report " + kH200Sample + " --out " + plain.path).exit_code, 0);
   EXPECT_EQ(slurp(plain.path + "/report.md").find("Workload"), std::string::npos);
 }
 
