@@ -22,6 +22,9 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--space", o.space,
                   "Execution space whose roofs to use (default: each host's "
                   "device space, else the one with the highest P)");
+  app->add_option("--measured", o.measured,
+                  "An engine's benchmark of this model (vLLM bench serve --save-result JSON): "
+                  "its TPOT and TTFT beside the speed of light of the same shapes");
   app->add_option("--compute-dtype", o.compute_dtype,
                   "Place the phases on this dtype's roofs (default: the weights', else the "
                   "activations'; stated either way)");
@@ -30,14 +33,14 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
 // A shape option without --workload would be ignored: say so instead.
 inline void check_workload_options(const WorkloadOptions& o) {
   if (!o.workload.empty()) return;
-  const std::pair<const char*, const std::string*> shape[] = {
-      {"--batch", &o.batch},
-      {"--context", &o.context},
-      {"--prompt", &o.prompt},
-      {"--weights", &o.weights},
-      {"--kv-dtype", &o.kv_dtype},
-      {"--space", &o.space},
-      {"--compute-dtype", &o.compute_dtype}};
+  const std::pair<const char*, const std::string*> shape[] = {{"--batch", &o.batch},
+                                                              {"--context", &o.context},
+                                                              {"--prompt", &o.prompt},
+                                                              {"--weights", &o.weights},
+                                                              {"--kv-dtype", &o.kv_dtype},
+                                                              {"--space", &o.space},
+                                                              {"--compute-dtype", &o.compute_dtype},
+                                                              {"--measured", &o.measured}};
   for (const auto& [name, value] : shape)
     if (!value->empty()) throw InputError("", name, "places a workload: give --workload too");
 }

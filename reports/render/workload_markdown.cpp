@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roofline_fit.hpp"
+#include "reports/render/engine_markdown.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/workloads/workload_table.hpp"
 
@@ -131,7 +132,8 @@ std::string render_workload_markdown(const WorkloadRequest& q,
     }
     md += "\n";
   }
-  return md + "\n";
+  md += "\n";
+  return md + render_engine_section(q, hosts, table);
 }
 
 }  // namespace ridgeline

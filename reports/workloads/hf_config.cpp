@@ -32,7 +32,7 @@ inline constexpr Architecture kArchitectures[] = {
     {"qwen2", "Qwen2ForCausalLM", true, false, "use_sliding_window", true},
 };
 
-inline constexpr long long kMaxDimension = 1 << 20;
+inline constexpr long long kMaxConfigDimension = 1 << 20;
 
 std::string covered_types() {
   std::string out;
@@ -61,7 +61,7 @@ const Architecture& architecture(const std::string& path, const FieldReader& f, 
 }
 
 int dimension(const FieldReader& f, const std::string& key) {
-  return static_cast<int>(f.integer(key, 1, kMaxDimension));
+  return static_cast<int>(f.integer(key, 1, kMaxConfigDimension));
 }
 
 // "bfloat16" -> "bf16"; transformers writes `torch_dtype` (and, from 4.56, `dtype`).
@@ -118,7 +118,7 @@ WeightFormat quantized_format(const std::string& path, const json& q) {
     if (group.is_number_integer() && group.get<long long>() == -1)
       throw InputError(path, f.where("group_size"),
                        "-1 (one scale per output column) is not covered: groups of a fixed size");
-    w.group_size = static_cast<int>(f.integer("group_size", 1, kMaxDimension));
+    w.group_size = static_cast<int>(f.integer("group_size", 1, kMaxConfigDimension));
     // Per group and output column an fp16 scale, and a 4-bit zero point packed eight to an int32
     // (qzeros): GPTQ's packing stores it even when symmetric, AWQ only with zero_point.
     const bool zero = method == "gptq" || !f.has("zero_point") || f.boolean("zero_point");

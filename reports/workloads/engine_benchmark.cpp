@@ -1,0 +1,104 @@
+#include "reports/workloads/engine_benchmark.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "core/field_reader.hpp"
+#include "core/input_error.hpp"
+#include "results/results_file.hpp"
+
+namespace ridgeline {
+namespace {
+
+using nlohmann::json;
+
+// Longer than any served context, small enough for every count to stay exact.
+inline constexpr double kMaxRequestTokens = 1 << 24;
+inline constexpr double kMaxTotalTokens = 1e15;
+inline constexpr double kMaxMilliseconds = 1e9;
+
+// Fields every vLLM bench serve result carries; a file without them is another tool's.
+inline constexpr const char* kVllmServeFields[] = {
+    "backend",   "num_prompts",        "burstiness",
+    "completed", "total_input_tokens", "total_output_tokens"};
+
+double seconds(const FieldReader& f, const std::string& key) {
+  return f.bounded(key, kMaxMilliseconds) / 1000;
+}
+
+std::optional<double> optional_seconds(const FieldReader& f, const std::string& key) {
+  if (!f.has(key)) return std::nullopt;
+  return seconds(f, key);
+}
+
+}  // namespace
+
+EngineRun read_engine_benchmark(const std::string& path) {
+  const json j = read_json_file(path, "engine benchmark");
+  if (!j.is_object()) throw InputError(path, "", "an engine benchmark file must be a JSON object");
+  for (const char* field : kVllmServeFields)
+    if (!j.contains(field))
+      throw InputError(path, field,
+                       "missing: not the JSON of vLLM's bench serve --save-result (the one "
+                       "engine format read; another engine's or version's file?)");
+  const FieldReader f(path, j, "");
+  EngineRun r;
+  r.file = path;
+  r.engine = "vLLM bench serve";
+  r.backend = f.text("backend");
+  r.model_id = f.optional_text("model_id");
+  r.num_prompts = static_cast<int>(f.integer("num_prompts", 1, 1 << 30));
+  r.completed = static_cast<int>(f.integer("completed", 0, r.num_prompts));
+  if (r.completed == 0)
+    throw InputError(path, "completed", "0: no request completed, nothing was measured");
+  if (f.has("max_concurrency"))
+    r.max_concurrency = static_cast<int>(f.integer("max_concurrency", 1, 1 << 20));
+  const json& rate = f.require("request_rate");
+  if (rate.is_string() && rate.get<std::string>() == "inf")
+    r.request_rate = "inf";
+  else if (rate.is_number() && rate.get<double>() > 0 && std::isfinite(rate.get<double>()))
+    r.request_rate = fmt::format("{:g}/s", rate.get<double>());
+  else
+    throw InputError(path, "request_rate", "must be a positive number or \"inf\"");
+  const double input = f.bounded("total_input_tokens", kMaxTotalTokens);
+  const double output = f.bounded("total_output_tokens", kMaxTotalTokens);
+  r.mean_input = input / r.completed;
+  r.mean_output = output / r.completed;
+  if (r.mean_input > kMaxRequestTokens || r.mean_output > kMaxRequestTokens)
+    throw InputError(
+        path, r.mean_input > kMaxRequestTokens ? "total_input_tokens" : "total_output_tokens",
+        fmt::format("{:.0f} tokens per request: no model has such a context",
+                    std::max(r.mean_input, r.mean_output)));
+  r.median_ttft_s = seconds(f, "median_ttft_ms");
+  r.median_tpot_s = seconds(f, "median_tpot_ms");
+  r.p99_ttft_s = optional_seconds(f, "p99_ttft_ms");
+  r.p99_tpot_s = optional_seconds(f, "p99_tpot_ms");
+  return r;
+}
+
+EngineShapes map_engine_run(const EngineRun& run) {
+  EngineShapes out;
+  const int input = static_cast<int>(std::lround(run.mean_input));
+  if (run.max_concurrency && run.mean_output >= 2) {
+    const int batch = std::min(*run.max_concurrency, run.num_prompts);
+    const int context = static_cast<int>(std::lround(run.mean_input + run.mean_output / 2));
+    out.mapped.push_back(
+        {{Phase::kDecode, batch, context}, "TPOT", run.median_tpot_s, run.p99_tpot_s});
+  } else if (!run.max_concurrency) {
+    out.not_mapped.push_back(
+        "decode: max_concurrency is null, so the batch the engine ran is unknown (run the "
+        "benchmark with --max-concurrency)");
+  } else {
+    out.not_mapped.push_back(
+        "decode: fewer than 2 output tokens per request, so TPOT times no decode step");
+  }
+  if (input >= 1)
+    out.mapped.push_back({{Phase::kPrefill, input, 0}, "TTFT", run.median_ttft_s, run.p99_ttft_s});
+  else
+    out.not_mapped.push_back("prefill: the mean prompt is under one token");
+  return out;
+}
+
+}  // namespace ridgeline
