@@ -24,13 +24,18 @@ inline constexpr const char* kVllmServeFields[] = {
     "backend",   "num_prompts",        "burstiness",
     "completed", "total_input_tokens", "total_output_tokens"};
 
-double seconds(const FieldReader& f, const std::string& key) {
-  return f.bounded(key, kMaxMilliseconds) / 1000;
+// A time in ms, at least a nanosecond: a subnormal one would make every share infinite.
+double seconds(const std::string& path, const FieldReader& f, const std::string& key) {
+  const double ms = f.bounded(key, kMaxMilliseconds);
+  if (ms < 1e-6)
+    throw InputError(path, f.where(key), fmt::format("{:g} ms is below a nanosecond", ms));
+  return ms / 1000;
 }
 
-std::optional<double> optional_seconds(const FieldReader& f, const std::string& key) {
+std::optional<double> optional_seconds(const std::string& path, const FieldReader& f,
+                                       const std::string& key) {
   if (!f.has(key)) return std::nullopt;
-  return seconds(f, key);
+  return seconds(path, f, key);
 }
 
 }  // namespace
@@ -71,10 +76,10 @@ EngineRun read_engine_benchmark(const std::string& path) {
         path, r.mean_input > kMaxRequestTokens ? "total_input_tokens" : "total_output_tokens",
         fmt::format("{:.0f} tokens per request: no model has such a context",
                     std::max(r.mean_input, r.mean_output)));
-  r.median_ttft_s = seconds(f, "median_ttft_ms");
-  r.median_tpot_s = seconds(f, "median_tpot_ms");
-  r.p99_ttft_s = optional_seconds(f, "p99_ttft_ms");
-  r.p99_tpot_s = optional_seconds(f, "p99_tpot_ms");
+  r.median_ttft_s = seconds(path, f, "median_ttft_ms");
+  r.median_tpot_s = seconds(path, f, "median_tpot_ms");
+  r.p99_ttft_s = optional_seconds(path, f, "p99_ttft_ms");
+  r.p99_tpot_s = optional_seconds(path, f, "p99_tpot_ms");
   return r;
 }
 

@@ -151,6 +151,46 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{R"({"max_concurrency": 0})", "max_concurrency"},
         BadRun{R"({"total_input_tokens": 1e14})", "total_input_tokens"}));
 
+// Built to crash or mislead: deep nesting, a number beyond a double, a subnormal time, in the
+// engine's file and in a config.json. One line naming the file, exit 2, never an abort.
+TEST(EngineBenchmark, HostileFilesAreOneLine) {
+  TempDir dir;
+  const std::string serve = slurp(kServe), config = slurp(kData + "/../../profiles/workloads/hf/" +
+                                                          "qwen2.5-7b/config.json");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const auto replace = [](std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    return at == std::string::npos ? std::string() : text.replace(at, from.size(), to);
+  };
+  const std::pair<std::string, std::string> engine_cases[] = {
+      {deep, ""},
+      {replace(serve, "\"median_tpot_ms\": 5.0", "\"median_tpot_ms\": 1e999"), "median_tpot_ms"},
+      {replace(serve, "\"median_tpot_ms\": 5.0", "\"median_tpot_ms\": 1e-310"), "median_tpot_ms"}};
+  for (const auto& [text, field] : engine_cases) {
+    ASSERT_FALSE(text.empty());
+    const std::string file = dir.path + "/serve.json";
+    write_file(file, text);
+    const auto r =
+        run_command(kBin + " place " + kH200Results + " --workload qwen2.5-7b --measured " + file);
+    EXPECT_EQ(r.exit_code, 2) << field;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(file + ": " + field), std::string::npos) << r.err;
+  }
+  const std::pair<std::string, std::string> config_cases[] = {
+      {deep, ""},
+      {replace(config, "\"hidden_size\": 3584", "\"hidden_size\": 1e999"), "hidden_size"}};
+  for (const auto& [text, field] : config_cases) {
+    ASSERT_FALSE(text.empty());
+    const std::string file = dir.path + "/config.json";
+    write_file(file, text);
+    const auto r = run_command(kBin + " place " + kH200Results + " --workload " + file +
+                               " --batch 1 --context 8");
+    EXPECT_EQ(r.exit_code, 2) << field;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(file + ": " + field), std::string::npos) << r.err;
+  }
+}
+
 TEST(EngineBenchmark, MeasuredNeedsAWorkload) {
   const auto r =
       run_command(kBin + " place " + kH200Results + " --measured " + kServe + " --intensities 1");
