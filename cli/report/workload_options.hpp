@@ -22,9 +22,11 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--space", o.space,
                   "Execution space whose roofs to use (default: each host's "
                   "device space, else the one with the highest P)");
-  app->add_option("--measured", o.measured,
-                  "An engine's benchmark of this model (vLLM bench serve --save-result JSON): "
-                  "its TPOT and TTFT beside the speed of light of the same shapes");
+  app->add_option(
+      "--measured", o.measured,
+      "An engine's benchmark of this model (vLLM bench serve --save-result JSON, SGLang "
+      "bench_serving JSON lines): "
+      "its TPOT and TTFT beside the speed of light of the same shapes");
   app->add_option("--compute-dtype", o.compute_dtype,
                   "Place the phases on this dtype's roofs (default: the weights', else the "
                   "activations'; stated either way)");

@@ -26,7 +26,7 @@ std::string render_engine_section(const WorkloadRequest& q,
   if (!q.measured) return {};
   const EngineRun& r = *q.measured;
   std::string md = fmt::format(
-      "**Measured by the engine** ({}): {}, model {} (backend {}), {} of {} requests completed, "
+      "**Measured by the engine** ({}): {}, model {} (backend {}), {} requests completed, "
       "max_concurrency {}, request rate {}; mean prompt {:.0f} tokens, mean output {:.0f}. TPOT "
       "is one decode step of the batch the request shared (b = max_concurrency, L = the mean "
       "prompt plus half the mean output); TTFT one prefill of the mean prompt, which at a "
@@ -35,7 +35,9 @@ std::string render_engine_section(const WorkloadRequest& q,
       "bound's interval is an error in the model, the roofs or the file, never a share above "
       "100 %.\n\n",
       md_code(r.file), md_text(r.engine), md_text(r.model_id.empty() ? "unnamed" : r.model_id),
-      md_text(r.backend), r.completed, r.num_prompts,
+      md_text(r.backend),
+      r.num_prompts > 0 ? fmt::format("{} of {}", r.completed, r.num_prompts)
+                        : std::to_string(r.completed),
       r.max_concurrency ? std::to_string(*r.max_concurrency) : std::string("none"),
       md_text(r.request_rate), r.mean_input, r.mean_output);
   const std::vector<EngineShareRow> rows = engine_shares(q, table);

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/field_reader.hpp"
+#include "core/file_io.hpp"
 #include "core/input_error.hpp"
 #include "results/results_file.hpp"
 
@@ -40,22 +43,71 @@ std::optional<double> optional_seconds(const std::string& path, const FieldReade
 
 }  // namespace
 
+namespace {
+
+// The last non-empty line of `text` when every line is one JSON object (SGLang appends one run
+// per line; `runs` says how many), else the whole text: one document, perhaps over several lines.
+std::string last_run(const std::string& text, int& runs) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = text.find('\n', start);
+    const std::string line = text.substr(start, end == std::string::npos ? end : end - start);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  // One object per line only if every line opens one: else the file is one document.
+  const bool jsonl = lines.size() > 1 && std::all_of(lines.begin(), lines.end(), [](const auto& l) {
+                       const auto b = l.find_first_not_of(" \t");
+                       const auto e = l.find_last_not_of(" \t\r");
+                       return l[b] == '{' && l[e] == '}';
+                     });
+  runs = jsonl ? static_cast<int>(lines.size()) : 1;
+  return jsonl ? lines.back() : text;
+}
+
+// Python's json.dumps writes an infinite request rate as the bare token Infinity (not JSON):
+// SGLang's default --request-rate inf does. Read it as vLLM writes it, "inf".
+std::string with_infinite_rate_quoted(std::string text) {
+  const std::string bare = "\"request_rate\": Infinity";
+  const auto at = text.find(bare);
+  if (at != std::string::npos) text.replace(at, bare.size(), "\"request_rate\": \"inf\"");
+  return text;
+}
+
+bool is_sglang_serving(const json& j) {
+  return j.contains("dataset_name") && j.contains("random_input_len") &&
+         j.contains("concurrency") && !j.contains("burstiness");
+}
+
+}  // namespace
+
 EngineRun read_engine_benchmark(const std::string& path) {
-  const json j = read_json_file(path, "engine benchmark");
+  int runs = 1;
+  const std::string text = last_run(read_text_file(path, "engine benchmark"), runs);
+  const json j = parse_json_text(with_infinite_rate_quoted(text), path);
   if (!j.is_object()) throw InputError(path, "", "an engine benchmark file must be a JSON object");
-  for (const char* field : kVllmServeFields)
-    if (!j.contains(field))
-      throw InputError(path, field,
-                       "missing: not the JSON of vLLM's bench serve --save-result (the one "
-                       "engine format read; another engine's or version's file?)");
+  const bool sglang = is_sglang_serving(j);
+  if (!sglang)
+    for (const char* field : kVllmServeFields)
+      if (!j.contains(field))
+        throw InputError(path, field,
+                         "missing: neither the JSON of vLLM's bench serve --save-result nor a "
+                         "line of SGLang's bench_serving output (the engine formats read)");
   const FieldReader f(path, j, "");
   EngineRun r;
   r.file = path;
-  r.engine = "vLLM bench serve";
+  r.engine = sglang ? "SGLang bench_serving" : "vLLM bench serve";
+  if (runs > 1) r.engine += fmt::format(" (the last of {} runs in the file)", runs);
   r.backend = f.text("backend");
   r.model_id = f.optional_text("model_id");
-  r.num_prompts = static_cast<int>(f.integer("num_prompts", 1, 1 << 30));
-  r.completed = static_cast<int>(f.integer("completed", 0, r.num_prompts));
+  r.completed = static_cast<int>(f.integer("completed", 0, 1 << 30));
+  // SGLang states no request count (0: unknown); the completed ones are what is known.
+  if (!sglang) r.num_prompts = static_cast<int>(f.integer("num_prompts", 1, 1 << 30));
+  if (r.num_prompts > 0 && r.completed > r.num_prompts)
+    throw InputError(path, "completed",
+                     fmt::format("{} completed of {} requests", r.completed, r.num_prompts));
   if (r.completed == 0)
     throw InputError(path, "completed", "0: no request completed, nothing was measured");
   if (f.has("max_concurrency"))
@@ -87,7 +139,7 @@ EngineShapes map_engine_run(const EngineRun& run) {
   EngineShapes out;
   const int input = static_cast<int>(std::lround(run.mean_input));
   if (run.max_concurrency && run.mean_output >= 2) {
-    const int batch = std::min(*run.max_concurrency, run.num_prompts);
+    const int batch = std::min(*run.max_concurrency, std::max(run.num_prompts, run.completed));
     const int context = static_cast<int>(std::lround(run.mean_input + run.mean_output / 2));
     out.mapped.push_back(
         {{Phase::kDecode, batch, context}, "TPOT", run.median_tpot_s, run.p99_tpot_s});

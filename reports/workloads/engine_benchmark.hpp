@@ -4,8 +4,11 @@
 //
 // Read: the JSON of vLLM's `vllm bench serve --save-result` (vllm/benchmarks/serve.py, read at
 // vllm-project/vllm 009e6d4a) and of its predecessor `benchmarks/benchmark_serving.py
-// --save-result` (read at 0049e29c): the two write the same fields used here. The file names no
-// vLLM version; its field set is what is checked.
+// --save-result` (read at 0049e29c): the two write the same fields used here; and the JSON lines
+// SGLang's `python3 -m sglang.bench_serving` appends (python/sglang/bench_serving.py, read at
+// sgl-project/sglang 0033168f): the last run of the file is read. Neither file names the
+// engine's version; the field set is what is checked (SGLang's: dataset_name, random_input_len
+// and concurrency without vLLM's burstiness).
 //
 // Mapped:
 // - decode: TPOT (time per output token after the first, per request) is the time of one decode
@@ -25,9 +28,10 @@ namespace ridgeline {
 
 struct EngineRun {
   std::string file;
-  std::string engine;  // "vLLM bench serve"
+  std::string engine;  // "vLLM bench serve", "SGLang bench_serving (the last of 3 runs …)"
   std::string model_id, backend;
-  int num_prompts = 0, completed = 0;
+  int num_prompts = 0;  // requests sent; 0 where the file does not say (SGLang)
+  int completed = 0;
   std::optional<int> max_concurrency;
   std::string request_rate;                // as written: a number or "inf"
   double mean_input = 0, mean_output = 0;  // tokens per completed request

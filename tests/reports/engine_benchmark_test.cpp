@@ -84,6 +84,33 @@ TEST(EngineBenchmark, PlaceShowsEachMedianAsAShareOfItsBound) {
   EXPECT_NE(r.out.find("| prefill | T = 1024 | – |"), std::string::npos);
 }
 
+const std::string kSglang = kData + "/engines/sglang-bench-serving-qwen2.5-7b.jsonl";
+
+// SGLang appends one run per line, an infinite request rate as Python's bare Infinity: the last
+// run is read, and its batch-1 decode and prefill placed.
+TEST(EngineBenchmark, SglangReadsTheLastRunOfItsJsonLines) {
+  const EngineRun r = read_engine_benchmark(kSglang);
+  EXPECT_EQ(r.engine, "SGLang bench_serving (the last of 2 runs in the file)");
+  EXPECT_EQ(r.request_rate, "inf");
+  EXPECT_EQ(r.num_prompts, 0);  // not stated by SGLang
+  EXPECT_EQ(r.completed, 100);
+  ASSERT_TRUE(r.max_concurrency);
+  EXPECT_EQ(*r.max_concurrency, 1);
+  EXPECT_DOUBLE_EQ(r.median_tpot_s, 4.1e-3);
+  const EngineShapes s = map_engine_run(r);
+  ASSERT_EQ(s.mapped.size(), 2u);
+  EXPECT_EQ(s.mapped[0].shape.tokens, 1);
+  EXPECT_EQ(s.mapped[0].shape.context, 1024 + 128);
+  const auto out =
+      run_command(kBin + " place " + kH200Results + " --workload qwen2.5-7b --measured " + kSglang);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("SGLang bench_serving (the last of 2 runs in the file), model unnamed "
+                         "(backend sglang), 100 requests completed, max_concurrency 1"),
+            std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("| TPOT | decode | b = 1, L = 1152 | 4.1 ms |"), std::string::npos);
+}
+
 std::string patched(const TempDir& dir, const json& patch) {
   json j = json::parse(slurp(kServe));
   j.merge_patch(patch);
