@@ -76,15 +76,17 @@ int run_report(const ReportOptions& o) {
     std::cerr << "ridgeline: warning: no spec-sheet comparison: " << e.what() << "\n";
   }
   // Everything is rendered before anything is written: bad input leaves no files behind.
-  const ReportCharts charts = plan_report_charts(files, kernels);
-  const std::vector<ChartLink>& links = charts.links;
-  const std::vector<std::string>& svgs = charts.svgs;
   std::string workload_md;
+  std::vector<MarkedPoint> workload_points;
   if (workload) {
     std::vector<const FileAnalysis*> hosts;
     for (const auto& f : files) hosts.push_back(&f);
     workload_md = render_workload_markdown(*workload, hosts, "##");
+    workload_points = workload_chart_points(*workload, hosts);
   }
+  const ReportCharts charts = plan_report_charts(files, kernels, workload_points);
+  const std::vector<ChartLink>& links = charts.links;
+  const std::vector<std::string>& svgs = charts.svgs;
   const std::string md = render_report_markdown(
       files, links, profiles, jobs_md + render_kernels_markdown(kernels), workload_md);
 

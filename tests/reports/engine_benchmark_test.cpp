@@ -7,6 +7,7 @@
 
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
+#include "reports/render/workload_chart_points.hpp"
 #include "reports/workloads/engine_benchmark.hpp"
 #include "reports/workloads/speed_of_light.hpp"
 #include "reports/workloads/workload_request.hpp"
@@ -109,6 +110,40 @@ TEST(EngineBenchmark, SglangReadsTheLastRunOfItsJsonLines) {
             std::string::npos)
       << out.out;
   EXPECT_NE(out.out.find("| TPOT | decode | b = 1, L = 1152 | 4.1 ms |"), std::string::npos);
+}
+
+// The phases on the chart of the roofs they were placed on: the bound at its attainable FLOP/s,
+// the engine's phase at the FLOP/s its median time gives, at the same intensity; report draws
+// them.
+TEST(EngineBenchmark, PhasesAndMeasuredPointsOnTheChart) {
+  const FileAnalysis h200 = analyze(load_results(kH200Results));
+  WorkloadOptions o;
+  o.workload = "qwen2.5-7b";
+  o.measured = kServe;
+  const WorkloadRequest q = make_workload_request(o);
+  const std::vector<MarkedPoint> marks = workload_chart_points(q, {&h200});
+  const PhaseCounts step = count_phase(q.model, q.weights, q.kv_dtype, {Phase::kDecode, 8, 1088});
+  const MarkedPoint* bound = nullptr;
+  const MarkedPoint* measured = nullptr;
+  for (const MarkedPoint& m : marks) {
+    EXPECT_EQ(m.file, &h200);
+    EXPECT_EQ(m.space, "Cuda");
+    EXPECT_EQ(m.dtype, "bf16");
+    if (m.point.name == "decode b=8 L=1088 bound") bound = &m;
+    if (m.point.name == "decode b=8 L=1088 TPOT") measured = &m;
+  }
+  ASSERT_TRUE(bound && measured);
+  EXPECT_DOUBLE_EQ(measured->point.intensity, step.intensity());
+  EXPECT_DOUBLE_EQ(measured->point.flops_per_s, step.flops / 5e-3);
+  EXPECT_DOUBLE_EQ(bound->point.intensity, step.intensity());
+  EXPECT_LT(measured->point.flops_per_s, bound->point.flops_per_s);
+  TempDir out;
+  const auto r = run_command(kBin + " report " + kH200Results + " --out " + out.path +
+                             " --workload qwen2.5-7b --measured " + kServe);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = slurp(out.path + "/roofline-NVIDIA_H200-Cuda-bf16.svg");
+  EXPECT_NE(svg.find("decode b=8 L=1088 TPOT"), std::string::npos);
+  EXPECT_NE(svg.find("decode b=8 L=1088 bound"), std::string::npos);
 }
 
 std::string patched(const TempDir& dir, const json& patch) {
