@@ -41,10 +41,6 @@ std::optional<double> optional_seconds(const std::string& path, const FieldReade
   return seconds(path, f, key);
 }
 
-}  // namespace
-
-namespace {
-
 // The last non-empty line of `text` when every line is one JSON object (SGLang appends one run
 // per line; `runs` says how many), else the whole text: one document, perhaps over several lines.
 std::string last_run(const std::string& text, int& runs) {

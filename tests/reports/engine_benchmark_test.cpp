@@ -168,6 +168,14 @@ TEST(EngineBenchmark, FasterThanTheBoundIsAnErrorNeverAShareAbove100) {
   EXPECT_EQ(r.out.find("| 100 %"), std::string::npos);
   // The prefill, slower than its bound, keeps its share.
   EXPECT_NE(r.out.find("| TTFT | prefill |"), std::string::npos);
+  // report writes its files and fails the same way.
+  TempDir out;
+  const auto rep = run_command(kBin + " report " + kH200Results + " --out " + out.path +
+                               " --workload qwen2.5-7b --measured " + file);
+  EXPECT_EQ(rep.exit_code, 1);
+  EXPECT_NE(rep.err.find(file + ": median_tpot_ms: TPOT 1 ms is below"), std::string::npos)
+      << rep.err;
+  EXPECT_NE(slurp(out.path + "/report.md").find("**faster than the bound**"), std::string::npos);
 }
 
 TEST(EngineBenchmark, WithoutAConcurrencyCapDecodeIsNotMapped) {
