@@ -10,6 +10,7 @@
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/machines/machine_profile.hpp"
+#include "reports/render/engine_markdown.hpp"
 #include "reports/render/host_labels.hpp"
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/workload_markdown.hpp"
@@ -73,7 +74,10 @@ int run_place(const PlaceOptions& o) {
   for (const auto& f : files) hosts.push_back(&f);
   if (workload) {
     std::cout << render_workload_markdown(request, hosts, "#");
-    return kExitOk;
+    // A measured time faster than its bound is an error to chase, said where scripts look.
+    const auto errors = engine_bound_errors(request, hosts, build_workload_table(request, hosts));
+    for (const std::string& e : errors) std::cerr << "ridgeline: error: " << single_line(e) << "\n";
+    return errors.empty() ? kExitOk : kExitFailed;
   }
   for (const auto& k : kernels)
     std::cout << format_kernels_text({&k, place_kernels(k, hosts)}) << "\n";

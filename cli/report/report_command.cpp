@@ -12,6 +12,7 @@
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/render/devices_markdown.hpp"
+#include "reports/render/engine_markdown.hpp"
 #include "reports/render/host_labels.hpp"
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/report_charts.hpp"
@@ -76,15 +77,19 @@ int run_report(const ReportOptions& o) {
     std::cerr << "ridgeline: warning: no spec-sheet comparison: " << e.what() << "\n";
   }
   // Everything is rendered before anything is written: bad input leaves no files behind.
-  const ReportCharts charts = plan_report_charts(files, kernels);
-  const std::vector<ChartLink>& links = charts.links;
-  const std::vector<std::string>& svgs = charts.svgs;
   std::string workload_md;
+  std::vector<MarkedPoint> workload_points;
+  std::vector<std::string> bound_errors;  // measured phases faster than their bound
   if (workload) {
     std::vector<const FileAnalysis*> hosts;
     for (const auto& f : files) hosts.push_back(&f);
     workload_md = render_workload_markdown(*workload, hosts, "##");
+    workload_points = workload_chart_points(*workload, hosts);
+    bound_errors = engine_bound_errors(*workload, hosts, build_workload_table(*workload, hosts));
   }
+  const ReportCharts charts = plan_report_charts(files, kernels, workload_points);
+  const std::vector<ChartLink>& links = charts.links;
+  const std::vector<std::string>& svgs = charts.svgs;
   const std::string md = render_report_markdown(
       files, links, profiles, jobs_md + render_kernels_markdown(kernels), workload_md);
 
@@ -102,7 +107,9 @@ int run_report(const ReportOptions& o) {
         std::cerr << "ridgeline: note: " << f.results.file << ": " << g.fit.space << "/"
                   << g.fit.dtype << " has no roofs (" << g.fit.not_fitted
                   << "); the report shows its points\n";
-  return kExitOk;
+  for (const std::string& e : bound_errors)
+    std::cerr << "ridgeline: error: " << single_line(e) << "\n";
+  return bound_errors.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace

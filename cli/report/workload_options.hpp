@@ -10,7 +10,8 @@ namespace ridgeline {
 inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--workload", o.workload,
                   "Place an LLM's decode and prefill on the roofs: a model of profiles/workloads "
-                  "(e.g. qwen2.5-7b) or a workload .json file");
+                  "(e.g. qwen2.5-7b), a workload .json file, or a model's Hugging Face config.json "
+                  "(Llama, Mistral, Mixtral, Qwen2)");
   app->add_option("--batch", o.batch, "Decode: comma-separated batch sizes (sequences per step)");
   app->add_option("--context", o.context,
                   "Decode: comma-separated context lengths (positions each new token attends to)");
@@ -21,6 +22,11 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--space", o.space,
                   "Execution space whose roofs to use (default: each host's "
                   "device space, else the one with the highest P)");
+  app->add_option(
+      "--measured", o.measured,
+      "An engine's benchmark of this model (vLLM bench serve --save-result JSON, SGLang "
+      "bench_serving JSON lines): "
+      "its TPOT and TTFT beside the speed of light of the same shapes");
   app->add_option("--compute-dtype", o.compute_dtype,
                   "Place the phases on this dtype's roofs (default: the weights', else the "
                   "activations'; stated either way)");
@@ -29,14 +35,14 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
 // A shape option without --workload would be ignored: say so instead.
 inline void check_workload_options(const WorkloadOptions& o) {
   if (!o.workload.empty()) return;
-  const std::pair<const char*, const std::string*> shape[] = {
-      {"--batch", &o.batch},
-      {"--context", &o.context},
-      {"--prompt", &o.prompt},
-      {"--weights", &o.weights},
-      {"--kv-dtype", &o.kv_dtype},
-      {"--space", &o.space},
-      {"--compute-dtype", &o.compute_dtype}};
+  const std::pair<const char*, const std::string*> shape[] = {{"--batch", &o.batch},
+                                                              {"--context", &o.context},
+                                                              {"--prompt", &o.prompt},
+                                                              {"--weights", &o.weights},
+                                                              {"--kv-dtype", &o.kv_dtype},
+                                                              {"--space", &o.space},
+                                                              {"--compute-dtype", &o.compute_dtype},
+                                                              {"--measured", &o.measured}};
   for (const auto& [name, value] : shape)
     if (!value->empty()) throw InputError("", name, "places a workload: give --workload too");
 }

@@ -31,7 +31,8 @@ std::string unique_chart_file(const std::vector<ChartLink>& taken, const std::st
 // The series of one file, or of its one space × dtype when `only` is given (small charts).
 std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool with_file,
                                       bool with_levels, const GroupAnalysis* only = nullptr,
-                                      const std::vector<PlacedKernelsFile>& kernels = {}) {
+                                      const std::vector<PlacedKernelsFile>& kernels = {},
+                                      const std::vector<MarkedPoint>& marks = {}) {
   std::vector<ChartSeries> out;
   for (const auto& g : f.groups) {
     if (!g.fit.fit || (only && (g.fit.space != only->fit.space || g.fit.dtype != only->fit.dtype)))
@@ -68,6 +69,9 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
         if (p.placed && p.roofs == &f && p.intensity && *p.intensity > 0 &&
             p.group == g.fit.space + " " + g.fit.dtype)
           s.points.push_back({*p.intensity, *p.flops_per_s, false, p.kernel->label, true});
+    for (const MarkedPoint& m : marks)
+      if (m.file == &f && m.space == g.fit.space && m.dtype == g.fit.dtype)
+        s.points.push_back(m.point);
     out.push_back(std::move(s));
   }
   return out;
@@ -76,7 +80,8 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
 }  // namespace
 
 ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
-                                const std::vector<PlacedKernelsFile>& kernels) {
+                                const std::vector<PlacedKernelsFile>& kernels,
+                                const std::vector<MarkedPoint>& marks) {
   // One chart per machine: a GPU run is its GPU's, whatever its host is called (machine_name).
   std::vector<std::string> hosts;
   for (const auto& f : files)
@@ -93,7 +98,7 @@ ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
     // Memory-level roofs of several files on one chart hide the roofs; the small charts keep them.
     std::vector<ChartSeries> series;
     for (std::size_t i : of_host)
-      for (auto& s : chart_series(files[i], int(i), several, !several, nullptr, kernels))
+      for (auto& s : chart_series(files[i], int(i), several, !several, nullptr, kernels, marks))
         series.push_back(std::move(s));
     if (series.empty()) continue;  // nothing fitted: the report's tables say what was measured
     links.push_back({host, unique_chart_file(links, file_safe(host)), false});
@@ -107,8 +112,8 @@ ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
         done.push_back(key);
         std::vector<ChartSeries> small;
         for (std::size_t j : of_host)
-          for (auto& s :
-               chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g, kernels))
+          for (auto& s : chart_series(files[j], int(j), of_host.size() > 1, of_host.size() == 1, &g,
+                                      kernels, marks))
             small.push_back(std::move(s));
         const std::string what = host + " " + g.fit.space + " " + g.fit.dtype;
         links.push_back(

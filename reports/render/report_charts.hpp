@@ -9,6 +9,7 @@
 #include "reports/fit/analysis.hpp"
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/report_markdown.hpp"
+#include "reports/render/workload_chart_points.hpp"
 
 namespace ridgeline {
 
@@ -17,7 +18,10 @@ struct ReportCharts {
   std::vector<std::string> svgs;  // the chart of each link
 };
 
+// `marks`: further labelled points (a workload's phases) on the series of their file, space and
+// dtype.
 ReportCharts plan_report_charts(const std::vector<FileAnalysis>& files,
-                                const std::vector<PlacedKernelsFile>& kernels);
+                                const std::vector<PlacedKernelsFile>& kernels,
+                                const std::vector<MarkedPoint>& marks = {});
 
 }  // namespace ridgeline

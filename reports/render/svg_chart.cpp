@@ -278,7 +278,7 @@ std::string render_roofline_svg(const std::string& title, const std::vector<Char
   if (with_kernels) {
     legend += fmt::format(
         "<circle cx=\"{}\" cy=\"{:.1f}\" r=\"5\" fill=\"black\" stroke=\"black\"/>\n", lx + 15, ly);
-    legend_text(ly + 4, "your kernel (kernels file), named", 12, "black");
+    legend_text(ly + 4, "your kernel or workload phase, named", 12, "black");
     ly += 18;
   }
 

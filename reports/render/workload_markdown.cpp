@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/units.hpp"
 #include "reports/fit/roofline_fit.hpp"
+#include "reports/render/engine_markdown.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/workloads/workload_table.hpp"
 
@@ -24,11 +27,26 @@ std::string roofs_line(const FileAnalysis& f, const HostRoofs& h) {
   line += r.p_matrix ? ", P_matrix " + roof_text(*r.p_matrix, true) : std::string();
   line += ", B " + roof_text(r.b, false);
   line += r.b_read ? ", B_read " + roof_text(*r.b_read, false) : ", no B_read";
+  line += r.b_write ? ", B_write " + roof_text(*r.b_write, false) : ", no B_write";
+  if (!r.b_read || !r.b_write) line += "; bytes of a direction without its own roof meet B";
   if (!r.p_matrix)
     line +=
         "; the fit has no matrix roof for this dtype, so compute-bound phases meet the vector P "
         "(tensor or matrix units, where the host has them, reach beyond it)";
   return line + "\n";
+}
+
+// What the roofs that did not bound the phase would change: the same phase with every byte on
+// B (the one-roof answer), and the other side's time as a share of the binding one's.
+std::string other_roofs_cell(const PhasePlacement& p) {
+  const double change = p.tokens_per_s_on_b / p.tokens_per_s.value - 1;
+  const std::string on_b =
+      std::abs(change) < 5e-4
+          ? "all bytes on B: the same"
+          : fmt::format("all bytes on B: {} ({}{:.1f} %)", format_sig(p.tokens_per_s_on_b),
+                        change < 0 ? "−" : "+", 100 * std::abs(change));
+  return fmt::format("{}; {} {:.3g} % of the {}", on_b, p.memory_bound ? "compute" : "memory",
+                     100 * p.other_side_share(), p.memory_bound ? "memory time" : "compute time");
 }
 
 std::string shape_cell(const PhaseShape& s) {
@@ -47,19 +65,25 @@ std::string render_workload_markdown(const WorkloadRequest& q,
                                md_text(m.name), md_text(q.weights.name), md_text(q.kv_dtype));
   md +=
       "**Speed of light: an upper bound from each host's measured roofs.** Each phase takes the "
-      "longer of its FLOPs over the compute roof and its bytes over the memory roof; no attention "
+      "longer of its FLOPs over the compute roof and its bytes over the memory roofs of their "
+      "direction: reads (weights, KV cache) over B_read, writes (KV appends) over B_write, the "
+      "two times added (DRAM reads and writes share one bus). The bound names the roof that set "
+      "the time; the last column what the others would change: every byte on B (the read-write "
+      "envelope) instead, and the other side's time as a share. No attention "
       "kernel, scheduler, launch or communication overhead is modelled, and activations, "
       "softmax, norms and RoPE are not counted. Decode: b sequences each add one token that "
       "attends to L positions (tokens/s = b / step time); prefill: one prompt of T tokens, causal "
       "(tokens/s = T / time). The interval carries the roofs' " +
       confidence_label() + " intervals.\n\n";
   md += fmt::format(
-      "Model: {:.4g} billion parameters from the shapes ({:.4g} billion stated){}; {} layers, "
+      "Model: {:.4g} billion parameters from the shapes ({}){}; {} layers, "
       "hidden {}, {} "
       "heads, {} KV heads, head dim {}, intermediate {}, vocabulary {}, {} embeddings. Weights "
       "{}: {:.4g} bytes per layer weight, {:.4g} GB stored. KV cache {}. Source: {} "
       "(workload {}).\n\n",
-      params.total() / 1e9, m.stated_parameters / 1e9,
+      params.total() / 1e9,
+      m.stated_parameters > 0 ? fmt::format("{:.4g} billion stated", m.stated_parameters / 1e9)
+                              : std::string("no count stated"),
       m.experts > 1 ? fmt::format(", {:.4g} billion active per token ({} of {} experts)",
                                   params.active() / 1e9, m.active_experts, m.experts)
                     : std::string(),
@@ -81,9 +105,10 @@ std::string render_workload_markdown(const WorkloadRequest& q,
   std::string rule = "|---|---|---|---|---|---|";
   for (const FileAnalysis* f : hosts) {
     const std::string h = md_code(f->label);
-    md += fmt::format(" {0} bound (I*) | {0} attainable | {0} tokens/s ({1} CI) |", h,
-                      confidence_label());
-    rule += "---|---|---|";
+    md += fmt::format(
+        " {0} bound (I*) | {0} attainable | {0} tokens/s ({1} CI) | {0} the other roofs |", h,
+        confidence_label());
+    rule += "---|---|---|---|";
   }
   md += "\n" + rule + "\n";
   for (const WorkloadRow& row : table.rows) {
@@ -95,17 +120,20 @@ std::string render_workload_markdown(const WorkloadRequest& q,
                       format_sig(c.intensity()));
     for (const auto& p : row.hosts) {
       if (!p) {
-        md += " not measured | – | – |";
+        md += " not measured | – | – | – |";
         continue;
       }
-      md += fmt::format(" {} {} ({}) | {} | {} [{}, {}] |", p->memory_bound ? "memory" : "compute",
-                        p->memory_bound ? p->memory_roof : p->compute_roof, format_sig(p->ridge),
-                        format_flops(p->attainable), format_sig(p->tokens_per_s.value),
-                        format_sig(p->tokens_per_s.ci.low), format_sig(p->tokens_per_s.ci.high));
+      md += fmt::format(" {} {} ({}) | {} | {} [{}, {}] | {} |",
+                        p->memory_bound ? "memory" : "compute",
+                        p->memory_bound ? p->memory_roofs(c) : std::string(p->compute_roof),
+                        format_sig(p->ridge), format_flops(p->attainable),
+                        format_sig(p->tokens_per_s.value), format_sig(p->tokens_per_s.ci.low),
+                        format_sig(p->tokens_per_s.ci.high), other_roofs_cell(*p));
     }
     md += "\n";
   }
-  return md + "\n";
+  md += "\n";
+  return md + render_engine_section(q, hosts, table);
 }
 
 }  // namespace ridgeline

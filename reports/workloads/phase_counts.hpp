@@ -52,7 +52,6 @@ struct PhaseCounts {
   double kv_write_bytes = 0;                      // written
   double tokens() const { return shape.tokens; }  // produced (decode) or consumed (prefill)
   double bytes() const { return weight_bytes + kv_read_bytes + kv_write_bytes; }
-  double read_share() const { return (weight_bytes + kv_read_bytes) / bytes(); }
   double intensity() const { return flops / bytes(); }
 };
 

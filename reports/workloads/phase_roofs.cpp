@@ -41,6 +41,8 @@ std::optional<PhaseRoofs> phase_roofs(const GroupFit& g) {
   r.p_vector = {g.fit->estimate.roof.peak_flops, g.fit->peak_ci};
   r.b = {g.fit->estimate.roof.bandwidth, g.fit->bandwidth_ci};
   if (g.read_bandwidth) r.b_read = RoofValue{g.read_bandwidth->value, g.read_bandwidth->ci};
+  if (const MixRoof* write = g.mix_roof(TrafficMix::kWriteOnly))
+    r.b_write = RoofValue{write->roof.value, write->roof.ci};
   // A transformer's matmuls run on the matrix units where the fit measured them.
   if (g.matrix) r.p_matrix = RoofValue{g.matrix->peak.value, g.matrix->peak.ci};
   return r;

@@ -17,15 +17,16 @@ struct PhaseRoofs {
   std::string space, dtype;
   RoofValue p_vector;                 // register-only peak (today's P)
   std::optional<RoofValue> p_matrix;  // tensor / matrix units, when the fit has that roof
-  RoofValue b;                        // DRAM bandwidth
+  RoofValue b;                        // DRAM bandwidth of traffic that reads and writes
   std::optional<RoofValue> b_read;    // read-only DRAM bandwidth
+  std::optional<RoofValue> b_write;   // write-only DRAM bandwidth (the fill)
   // The compute roof a matmul-dominated phase meets: P_matrix when measured, else P_vector.
   const RoofValue& compute() const { return p_matrix ? *p_matrix : p_vector; }
   const char* compute_name() const { return p_matrix ? "P_matrix" : "P_vector"; }
 };
 
-// The one place the fit's roofs become a phase's roofs (a matrix roof in the fit is read here);
-// nullopt when the group has no fit.
+// The one place the fit's roofs become a phase's roofs (a matrix roof and the one-direction
+// memory roofs of the fit are read here); nullopt when the group has no fit.
 std::optional<PhaseRoofs> phase_roofs(const GroupFit& g);
 
 // The roofs of one host for a workload, or why there are none.

@@ -11,6 +11,7 @@
 #include "core/input_error.hpp"
 #include "core/profiles_root.hpp"
 #include "core/text.hpp"
+#include "reports/workloads/hf_config.hpp"
 #include "reports/workloads/phase_counts.hpp"
 #include "results/results_file.hpp"
 
@@ -93,6 +94,11 @@ const WeightFormat& TransformerConfig::weight_format(const std::string& format_n
 TransformerConfig load_transformer_config(const std::string& path) {
   const json j = read_json_file(path, "workload");
   if (!j.is_object()) throw InputError(path, "", "a workload file must be a JSON object");
+  if (is_hf_config(j)) return hf_transformer_config(path, j);
+  if (!j.contains("schema_version"))
+    throw InputError(path, "schema_version",
+                     "missing: neither a workload file (schema_version) nor a Hugging Face "
+                     "config.json (model_type)");
   const FieldReader f(path, j, "");
   const std::string version = f.text("schema_version");
   if (version.substr(0, version.find('.')) != std::to_string(kWorkloadSchemaMajor))

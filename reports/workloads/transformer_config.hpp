@@ -26,6 +26,7 @@ struct TransformerConfig {
   std::string file;
   std::string name, source;
   double stated_parameters = 0;         // the model card's figure, checked against the shapes
+                                        // (0: not stated, as in a config.json)
   double stated_active_parameters = 0;  // mixture of experts only (0 when not stated)
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, intermediate = 0;
   int vocabulary = 0;
@@ -44,9 +45,10 @@ struct TransformerConfig {
 // a dtype that is not one.
 double dtype_bytes(const std::string& dtype);
 
-// Reads and validates one workload file; throws InputError naming the file and the field. The
-// parameter count the shapes give must agree with the stated one within 1 % (a mistyped shape
-// shows up there).
+// Reads and validates one workload file, or a Hugging Face config.json (workloads/hf_config.hpp:
+// a JSON object with `model_type` and no `schema_version`); throws InputError naming the file and
+// the field. A workload file's parameter count from the shapes must agree with its stated one
+// within 1 % (a mistyped shape shows up there).
 TransformerConfig load_transformer_config(const std::string& path);
 
 // profiles/workloads (core/profiles_root.hpp).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -47,13 +48,20 @@ std::vector<PhaseShape> WorkloadRequest::shapes() const {
   for (int b : batches)
     for (int l : contexts) out.push_back({Phase::kDecode, b, l});
   for (int t : prompts) out.push_back({Phase::kPrefill, t, 0});
+  for (const MeasuredPhase& m : measured_shapes.mapped) {
+    const auto same = [&m](const PhaseShape& s) {
+      return s.phase == m.shape.phase && s.tokens == m.shape.tokens && s.context == m.shape.context;
+    };
+    if (std::none_of(out.begin(), out.end(), same)) out.push_back(m.shape);
+  }
   return out;
 }
 
 WorkloadRequest make_workload_request(const WorkloadOptions& o) {
-  if (o.batch.empty() && o.prompt.empty())
+  if (o.batch.empty() && o.prompt.empty() && o.measured.empty())
     throw InputError("", "--workload",
-                     "give --batch and --context (decode steps), --prompt (prefills), or both");
+                     "give --batch and --context (decode steps), --prompt (prefills), "
+                     "--measured (an engine's benchmark), or several");
   if (!o.batch.empty() && o.context.empty())
     throw InputError("", "--context", "a decode step (--batch) needs the context it attends to");
   if (o.batch.empty() && !o.context.empty())
@@ -70,6 +78,10 @@ WorkloadRequest make_workload_request(const WorkloadOptions& o) {
   if (dtype_bytes(r.kv_dtype) == 0)
     throw InputError("", "--kv-dtype",
                      "'" + r.kv_dtype + "' is not a KV-cache dtype (bf16, fp16, fp8, fp32)");
+  if (!o.measured.empty()) {
+    r.measured = read_engine_benchmark(o.measured);
+    r.measured_shapes = map_engine_run(*r.measured);
+  }
   r.space = o.space;
   r.compute_dtype = o.compute_dtype;
   return r;

@@ -1,9 +1,11 @@
 #pragma once
 // What `place --workload` and `report --workload` are asked: a model, its weight and KV formats,
 // and the decode and prefill shapes to place on each host's roofs.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reports/workloads/engine_benchmark.hpp"
 #include "reports/workloads/phase_counts.hpp"
 #include "reports/workloads/transformer_config.hpp"
 
@@ -14,15 +16,19 @@ struct WorkloadRequest {
   WeightFormat weights;
   std::string kv_dtype;
   std::vector<int> batches, contexts, prompts;
-  std::string space;          // empty: each host's best (phase_roofs.hpp)
-  std::string compute_dtype;  // empty: from the weights and activations
-  // Decode for every batch × context, then prefill for every prompt.
+  std::string space;                  // empty: each host's best (phase_roofs.hpp)
+  std::string compute_dtype;          // empty: from the weights and activations
+  std::optional<EngineRun> measured;  // --measured: an engine's benchmark of this model
+  EngineShapes measured_shapes;       // its phases mapped to shapes, and what was not
+  // Decode for every batch × context, then prefill for every prompt, then the measured run's
+  // shapes not among them.
   std::vector<PhaseShape> shapes() const;
 };
 
 // The command line's words for a request (CLI options of the same names).
 struct WorkloadOptions {
   std::string workload, weights, kv_dtype, batch, context, prompt, space, compute_dtype;
+  std::string measured;  // an engine's benchmark file
 };
 
 // Loads the model (profiles/workloads, or a .json path) and checks the lists; throws InputError

@@ -201,7 +201,11 @@ TEST(SpeedOfLight, MemoryBoundDecodeIsBandwidthOverBytes) {
       count_phase(c, c.weight_format("bf16"), "bf16", {Phase::kDecode, 8, 4096});
   const PhasePlacement p = place_phase(decode, synthetic_roofs());
   EXPECT_TRUE(p.memory_bound);
-  EXPECT_STREQ(p.memory_roof, "B");
+  // Neither direction has a roof of its own here: reads and writes both meet B.
+  EXPECT_STREQ(p.read_roof, "B");
+  EXPECT_STREQ(p.write_roof, "B");
+  EXPECT_EQ(p.memory_roofs(decode), "B");
+  EXPECT_DOUBLE_EQ(p.tokens_per_s_on_b, p.tokens_per_s.value);
   EXPECT_DOUBLE_EQ(p.ridge, 25);
   EXPECT_DOUBLE_EQ(p.attainable, decode.intensity() * 4e12);
   EXPECT_DOUBLE_EQ(p.tokens_per_s.value, 8 * 4e12 / decode.bytes());
@@ -226,16 +230,46 @@ TEST(SpeedOfLight, ComputeBoundPrefillMeetsTheMatrixRoofWhenMeasured) {
   EXPECT_DOUBLE_EQ(p.tokens_per_s.ci.low, 4096 * 790e12 / prefill.flops);
 }
 
-TEST(SpeedOfLight, ReadDominatedPhasesMeetBRead) {
+// Weights and KV reads meet B_read, KV appends B_write, the two times added; the answer on B
+// alone is kept beside it.
+TEST(SpeedOfLight, ReadsMeetBReadAndWritesMeetBWrite) {
   const TransformerConfig c = model("qwen2.5-7b");
   const PhaseCounts decode =
-      count_phase(c, c.weight_format("bf16"), "bf16", {Phase::kDecode, 1, 4096});
-  ASSERT_GT(decode.read_share(), kReadDominated);
+      count_phase(c, c.weight_format("bf16"), "bf16", {Phase::kDecode, 8, 4096});
+  const double reads = decode.weight_bytes + decode.kv_read_bytes;
+  ASSERT_GT(decode.kv_write_bytes, 0);
   PhaseRoofs r = synthetic_roofs();
   r.b_read = RoofValue{4.4e12, {4.3e12, 4.5e12}};
-  const PhasePlacement p = place_phase(decode, r);
-  EXPECT_STREQ(p.memory_roof, "B_read");
-  EXPECT_DOUBLE_EQ(p.tokens_per_s.value, 4.4e12 / decode.bytes());
+  r.b_write = RoofValue{2e12, {1.9e12, 2.1e12}};
+  PhasePlacement p = place_phase(decode, r);
+  EXPECT_TRUE(p.memory_bound);
+  EXPECT_EQ(p.memory_roofs(decode), "B_read + B_write");
+  const double seconds = reads / 4.4e12 + decode.kv_write_bytes / 2e12;
+  EXPECT_DOUBLE_EQ(p.memory_s, seconds);
+  EXPECT_DOUBLE_EQ(p.tokens_per_s.value, 8 / seconds);
+  EXPECT_DOUBLE_EQ(p.tokens_per_s.ci.low, 8 / (reads / 4.3e12 + decode.kv_write_bytes / 1.9e12));
+  EXPECT_DOUBLE_EQ(p.ridge, 100e12 / (decode.bytes() / seconds));
+  EXPECT_DOUBLE_EQ(p.tokens_per_s_on_b, 8 * 4e12 / decode.bytes());
+  EXPECT_DOUBLE_EQ(p.other_side_share(), (decode.flops / 100e12) / seconds);
+  // No write roof measured: the appends meet B, and the bound says so.
+  r.b_write.reset();
+  p = place_phase(decode, r);
+  EXPECT_EQ(p.memory_roofs(decode), "B_read + B");
+  EXPECT_DOUBLE_EQ(p.tokens_per_s.value, 8 / (reads / 4.4e12 + decode.kv_write_bytes / 4e12));
+}
+
+// A phase that writes nothing is held against the read roof alone, named so.
+TEST(SpeedOfLight, APhaseWithoutWritesNamesOneRoof) {
+  PhaseCounts reads_only;
+  reads_only.shape = {Phase::kDecode, 1, 1};
+  reads_only.flops = 1e9;
+  reads_only.weight_bytes = 1e9;
+  PhaseRoofs r = synthetic_roofs();
+  r.b_read = RoofValue{5e12, {4.9e12, 5.1e12}};
+  r.b_write = RoofValue{2e12, {1.9e12, 2.1e12}};
+  const PhasePlacement p = place_phase(reads_only, r);
+  EXPECT_EQ(p.memory_roofs(reads_only), "B_read");
+  EXPECT_DOUBLE_EQ(p.tokens_per_s.value, 5e12 / 1e9);
 }
 
 TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
@@ -250,6 +284,10 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
   ASSERT_TRUE(bf16.roofs->p_matrix);
   EXPECT_EQ(bf16.roofs->p_matrix->value, h200.find("Cuda", "bf16")->fit.matrix->peak.value);
   EXPECT_STREQ(bf16.roofs->compute_name(), "P_matrix");
+  // The H200 ran the fill kernel: its write roof is the device's write-only envelope.
+  const MixRoof* fill = h200.find("Cuda", "bf16")->fit.mix_roof(TrafficMix::kWriteOnly);
+  ASSERT_TRUE(fill && bf16.roofs->b_write);
+  EXPECT_EQ(bf16.roofs->b_write->value, fill->roof.value);
   const HostRoofs fp8 = host_roofs(h200, "fp8", "bf16", "", "");
   ASSERT_TRUE(fp8.roofs);
   EXPECT_EQ(fp8.compute_dtype, "bf16");
@@ -268,25 +306,25 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
   EXPECT_NE(asked.why.find("--compute-dtype"), std::string::npos);
 }
 
-const std::string kH200 =
+const std::string kH200Sample =
     std::string(ridgeline::test::paths::kTestData) + "/../../reports/samples/h200/results.json";
 
 TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
-  const auto r = run_command(kBin + " place " + kH200 + " " + kData +
+  const auto r = run_command(kBin + " place " + kH200Sample + " " + kData +
                              "/cpu_run_a.json --workload qwen2.5-7b --batch 1,8,64 --context 4096 "
                              "--prompt 512,4096");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("upper bound"), std::string::npos);
-  EXPECT_NE(r.out.find("no attention kernel, scheduler, launch"), std::string::npos);
+  EXPECT_NE(r.out.find("No attention kernel, scheduler, launch"), std::string::npos);
   EXPECT_NE(r.out.find("`NVIDIA H200` bound (I*) | `NVIDIA H200` attainable | `NVIDIA H200` "
-                       "tokens/s (95 % CI) | `devbox` bound (I*)"),
+                       "tokens/s (95 % CI) | `NVIDIA H200` the other roofs | `devbox` bound (I*)"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("- `devbox`: not measured: no fitted bf16 roofs"), std::string::npos)
       << r.out;
-  // Batch-1 decode on the H200 is memory-bound and reads far more than it writes: tokens/s =
-  // B_read / bytes of the step. bf16 runs no read kernel of its own: B_read is the device's.
-  const FileAnalysis h200 = analyze(load_results(kH200));
+  // Batch-1 decode on the H200 is memory-bound: its reads meet B_read, its KV appends B_write
+  // (bf16 runs no read or fill kernel of its own: both are the device's).
+  const FileAnalysis h200 = analyze(load_results(kH200Sample));
   const auto& group = h200.find("Cuda", "bf16")->fit;
   const TransformerConfig c = model("qwen2.5-7b");
   const PhaseCounts step =
@@ -303,11 +341,21 @@ TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
       EXPECT_EQ(g.fit.read_bandwidth->value, b_read) << g.fit.dtype;
     }
   }
-  EXPECT_NE(line.find("memory B_read (" + format_sig(group.matrix->peak.value / b_read) + ")"),
-            std::string::npos)
+  const MixRoof* fill = group.mix_roof(TrafficMix::kWriteOnly);
+  ASSERT_TRUE(fill);
+  const double seconds =
+      (step.weight_bytes + step.kv_read_bytes) / b_read + step.kv_write_bytes / fill->roof.value;
+  const double mixed = step.bytes() / seconds;
+  EXPECT_NE(
+      line.find("memory B_read + B_write (" + format_sig(group.matrix->peak.value / mixed) + ")"),
+      std::string::npos)
       << line;
-  EXPECT_NE(line.find(" " + format_sig(b_read / step.bytes()) + " ["), std::string::npos) << line;
-  EXPECT_NE(line.find("| not measured | – | – |"), std::string::npos) << line;
+  EXPECT_NE(line.find(" " + format_sig(1 / seconds) + " ["), std::string::npos) << line;
+  // Beside it, the one-roof answer: every byte on B, the read-write envelope (lower on HBM).
+  const double on_b = group.fit->estimate.roof.bandwidth / step.bytes();
+  EXPECT_LT(on_b, 1 / seconds);
+  EXPECT_NE(line.find("all bytes on B: " + format_sig(on_b) + " ("), std::string::npos) << line;
+  EXPECT_NE(line.find("| not measured | – | – | – |"), std::string::npos) << line;
   EXPECT_NE(r.out.find("| prefill | T = 4096 | – |"), std::string::npos);
   // A 512-token prefill is compute-bound on the tensor cores, not on the vector FMAs.
   const auto prefill = r.out.find("| prefill | T = 512 |");
@@ -330,7 +378,7 @@ TEST(PlaceWorkload, ComputeDtypeFillsTheCpuColumn) {
 
 TEST(ReportWorkload, SectionWhenAsked) {
   TempDir out;
-  const auto r = run_command(kBin + " report " + kH200 + " --out " + out.path +
+  const auto r = run_command(kBin + " report " + kH200Sample + " --out " + out.path +
                              " --workload mixtral-8x7b --batch 1,64 --context 4096 --prompt 512");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string md = slurp(out.path + "/report.md");
@@ -339,7 +387,7 @@ TEST(ReportWorkload, SectionWhenAsked) {
   EXPECT_NE(md.find("2 of 8 experts"), std::string::npos);
   EXPECT_NE(md.find("| decode | b = 64 | 4096 |"), std::string::npos);
   TempDir plain;
-  ASSERT_EQ(run_command(kBin + " report " + kH200 + " --out " + plain.path).exit_code, 0);
+  ASSERT_EQ(run_command(kBin + " report " + kH200Sample + " --out " + plain.path).exit_code, 0);
   EXPECT_EQ(slurp(plain.path + "/report.md").find("Workload"), std::string::npos);
 }
 
