@@ -22,6 +22,9 @@ struct Tier {
   Interval ci;
   std::string from;  // "cache_read fp64"
   bool measured = false;
+  double capacity_bytes = 0;  // as the context states it (0: not recorded)
+  double plateau_to = 0;      // the largest working set of the best plateau of the level
+  double next_set = 0;        // the smallest working set measured beyond that plateau
 };
 
 void keep_best(Tier& t, double bandwidth, const Interval& ci, std::string from) {
@@ -56,9 +59,14 @@ std::optional<Tier> sram_tier(const FileAnalysis& f, const std::string& space) {
 // capacities the plateaus as the sweep numbered them.
 std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
   std::vector<Tier> tiers;
-  for (const auto& c : cache_capacities(f.results, space))
-    tiers.push_back(
-        {c.name, format_size_bytes(c.bytes) + (c.per_unit ? " per unit" : ""), 0, {}, {}, false});
+  for (const auto& c : cache_capacities(f.results, space)) {
+    Tier t;
+    t.level = c.name;
+    t.capacity = format_size_bytes(c.bytes) + (c.per_unit ? " per unit" : "");
+    // A per-unit capacity (one SM's L1) is not comparable with a whole set: no bytes kept.
+    t.capacity_bytes = c.per_unit ? 0.0 : double(c.bytes);
+    tiers.push_back(std::move(t));
+  }
   const bool numbered = tiers.empty();
   for (const auto& g : f.groups) {
     if (g.fit.space != space) continue;
@@ -75,9 +83,27 @@ std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
           tiers.push_back({l.name, "– (not recorded)", 0, {}, {}, false});
           it = tiers.end() - 1;
         }
+        const bool best = !it->measured || l.bandwidth > it->bandwidth;
         keep_best(*it, l.bandwidth, l.bandwidth_ci, sweep.probe + " " + g.fit.dtype);
+        if (best) {
+          // The first set the sweep measured beyond this plateau: where the level visibly ended.
+          it->plateau_to = l.max_working_set;
+          it->next_set = 0;
+          for (const auto& other : sweep.levels)
+            if (other.min_working_set > l.max_working_set &&
+                (it->next_set == 0 || other.min_working_set < it->next_set))
+              it->next_set = other.min_working_set;
+        }
       }
   }
+  // The capacity a kernel sees: where the level's plateau ended well short of the stated size
+  // (an H200's 60 MiB L2 streams at L2 speed to about 44 MB in gpu-benches' sweep).
+  // Only where a set that fits the stated size ran below the plateau: an octave grid's last
+  // set below a capacity says nothing about where the level ends.
+  for (Tier& t : tiers)
+    if (t.measured && t.capacity_bytes > 0 && t.plateau_to > 0 && t.next_set > 0 &&
+        t.next_set <= 0.9 * t.capacity_bytes)
+      t.capacity += " (its plateau seen to " + format_size_bytes(t.plateau_to) + ")";
   std::stable_sort(tiers.begin(), tiers.end(), [numbered](const Tier& a, const Tier& b) {
     return numbered && a.level < b.level;  // "level 1" < "level 2" (fewer than 10 levels)
   });
@@ -97,6 +123,14 @@ std::optional<Tier> memory_tier(const FileAnalysis& f, const std::string& space)
   Tier t;
   t.level = is_device_space(f.results, space) ? "device memory" : "DRAM";
   t.capacity = "–";
+  // Where the run searched it: where the plateau began, or that it was not reached (then the
+  // tier may be a cache level, and is named so).
+  if (const SpaceInfo* s = f.results.find_space(space); s && s->plateau) {
+    if (s->plateau->reached)
+      t.capacity = "plateau from " + format_size_bytes(s->plateau->start_bytes);
+    else
+      t.level += " not reached (a cache level or " + t.level + ")";
+  }
   for (const auto& g : f.groups)
     if (g.fit.space == space && g.fit.read_bandwidth)
       if (const MixRoof* read = g.fit.mix_roof(TrafficMix::kReadOnly))

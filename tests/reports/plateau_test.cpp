@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/render/pyramid_table.hpp"
 #include "reports/render/report_markdown.hpp"
 #include "results/memory_plateau.hpp"
 #include "results/results_file.hpp"
@@ -263,6 +264,52 @@ TEST(PlateauRoofs, NoPlateauIsNeverCalledDram) {
   EXPECT_NE(g.caveats[0].find("never as DRAM"), std::string::npos) << g.caveats[0];
   const std::string md = render_report_markdown(files, {}, {}, "", "");
   EXPECT_NE(md.find("**DRAM not reached**"), std::string::npos);
+}
+
+// The L2 a kernel sees: where a set that fits the stated 60 MiB already streams below the L2's
+// plateau (an H200 read at L2 speed to about 44 MB in gpu-benches' sweep), the pyramid names
+// how far the plateau was seen; an octave grid's last set below a capacity says nothing.
+TEST(PlateauRoofs, ThePyramidNamesTheL2CapacityTheSweepSaw) {
+  const auto gpu_point = [](const std::string& probe, const std::string& family, double ws,
+                            double bytes, double tbs) {
+    json p = point(probe, family, ws, bytes, tbs * 1e3);
+    p["space"] = "Cuda";
+    p["name"] = probe + "/Cuda/fp64/ws:" + std::to_string(long(ws));
+    return p;
+  };
+  const auto file = [&](double middle_ws) {
+    json points = json::array();
+    for (double ws : {4 * kMiB, 8 * kMiB, 16 * kMiB, 32 * kMiB})
+      points.push_back(gpu_point("cache_read", "cache", ws, 64 * ws, 9.0));
+    points.push_back(gpu_point("cache_read", "cache", middle_ws, 64 * middle_ws, 5.0));
+    for (double ws : {128 * kMiB, 256 * kMiB, 512 * kMiB})
+      points.push_back(gpu_point("cache_read", "cache", ws, 64 * ws, 4.4));
+    points.push_back(gpu_point("read", "bandwidth", 4 * kGiB, 4 * kGiB, 4.4));
+    json p = peak();
+    p["space"] = "Cuda";
+    p["name"] = "peak/Cuda/fp64/k:1024";
+    points.push_back(p);
+    const json context = {
+        {"host", {{"hostname", "gpu"}}},
+        {"spaces",
+         json::array({{{"name", "Cuda"},
+                       {"kind", "device"},
+                       {"concurrency", 270336},
+                       {"device", {{"name", "NVIDIA H200"}, {"l2_bytes", 60 * kMiB}}}}})}};
+    std::vector<FileAnalysis> files;
+    files.push_back(analyze(
+        parse_results(
+            json({{"schema_version", "1.4.0"}, {"context", context}, {"points", points}}).dump(),
+            "gpu.json"),
+        200));
+    std::string md;
+    memory_pyramid(md, files, {});
+    return md;
+  };
+  const std::string seen = file(48 * kMiB);
+  EXPECT_NE(seen.find("| L2 | 60 MiB (its plateau seen to 32 MiB) |"), std::string::npos) << seen;
+  const std::string octaves = file(64 * kMiB);
+  EXPECT_NE(octaves.find("| L2 | 60 MiB |"), std::string::npos) << octaves;
 }
 
 // A hostile or broken record gets one line naming the field, never a wrong roof.
