@@ -56,20 +56,44 @@ bool Annotations::declare(const std::string& key, const std::string& value, std:
     return true;
   }
   const std::string label = key.substr(prefix.size());
+  Counts c;
+  bool ok = false;
   if (label.empty()) {
     why = "the label after '" + prefix + "' is empty";
-    return false;
+  } else if (parse_counts(value, c, why)) {
+    const auto it = counts_.find(label);
+    if (it != counts_.end() && it->second.dtype != c.dtype)
+      why = "dtype " + c.dtype + " differs from the label's first declaration (" +
+            it->second.dtype + "); its counts cannot be summed, so this one is ignored";
+    else
+      ok = true;
   }
-  Counts c;
-  if (!parse_counts(value, c, why)) return false;
-  const auto it = counts_.find(label);
-  if (it != counts_.end() &&
-      (it->second.flop != c.flop || it->second.bytes != c.bytes || it->second.dtype != c.dtype)) {
-    why = "declared again with other counts ('" + value + "')";
+  if (!ok) {
+    ++errors_total_;
+    if (errors_.size() < kMaxErrors) errors_.push_back({key, value, why});
     return false;
   }
   counts_[label] = c;
+  any_counts_.store(true, std::memory_order_relaxed);
   return true;
+}
+
+bool Annotations::current(const std::string& label, Counts& out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = counts_.find(label);
+  if (it == counts_.end()) return false;
+  out = it->second;
+  return true;
+}
+
+std::vector<AnnotationError> Annotations::errors() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return errors_;
+}
+
+long long Annotations::errors_total() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return errors_total_;
 }
 
 std::map<std::string, Counts> Annotations::counts() const {
