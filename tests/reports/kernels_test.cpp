@@ -351,6 +351,30 @@ TEST(KernelsFile, ARateBeyondADoubleNamesTheField) {
   }
 }
 
+// `profile` checks the kernels file's folder before the application starts, and returns the
+// application's exit code; a program whose Kokkos never loaded the connector (here: no Kokkos at
+// all) is said in one line, and a "successful" run without a kernels file is not a success.
+TEST(KernelsCli, ProfileChecksTheOutputFirstAndReturnsTheApplicationsCode) {
+  TempDir dir;
+  const std::string marker = dir.path + "/ran";
+  auto r = run_command(kBin + " profile --out " + dir.path + "/no/such/k.json -- touch " + marker);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--out: folder '" + dir.path + "/no/such' does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "the application ran";
+
+  r = run_command(kBin + " profile --out " + dir.path + "/k.json -- sh -c 'exit 3'");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no kernels file: the application's Kokkos did not load the connector"),
+            std::string::npos)
+      << r.err;
+  r = run_command(kBin + " profile --out " + dir.path + "/k.json -- true");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
 TEST(KernelsCli, ABadKernelsFileIsOneLineExitTwoAndNoReport) {
   TempDir dir;
   json doc = kernels_doc();
