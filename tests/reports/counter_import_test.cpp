@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/input_error.hpp"
+#include "core/utf8.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/counter_import.hpp"
 #include "reports/kernels/csv_table.hpp"
@@ -289,6 +290,28 @@ TEST(CountsCli, ReportAndPlaceSayWhereEachKernelsCountsCameFrom) {
   EXPECT_NE(place.out.find("counted, but no kernel of that label: example::triad (" + kRocprof),
             std::string::npos)
       << place.out;
+}
+
+// A profiler's kernel name holding bytes that are not UTF-8 and terminal controls: report.md
+// stays valid UTF-8, and place writes no raw control character to the terminal.
+TEST(CountsCli, HostileKernelNamesReachNeitherReportNorTerminalRaw) {
+  TempDir dir;
+  write_file(dir.path + "/names.csv",
+             "Dispatch_Id,Kernel_Name,Counter_Name,Counter_Value\n"
+             "1,\"evil\xff\x1b[2J\rfake\",FETCH_SIZE,1\n");
+  const auto r = run_command(kBin + " report " + kData + "/gpu_run.json --kernels " + kGpuKernels +
+                             " --counts " + dir.path + "/names.csv --out " + dir.path + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/out/report.md");
+  EXPECT_EQ(valid_utf8(md), md) << "report.md is not valid UTF-8";
+  EXPECT_NE(md.find("evil\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  const auto place = run_command(kBin + " place " + kData + "/gpu_run.json --kernels " +
+                                 kGpuKernels + " --counts " + dir.path + "/names.csv");
+  ASSERT_EQ(place.exit_code, 0) << place.err;
+  EXPECT_EQ(place.out.find('\x1b'), std::string::npos) << place.out;
+  EXPECT_EQ(place.out.find('\r'), std::string::npos) << place.out;
+  EXPECT_NE(place.out.find("evil\xff\\x1b[2J\\rfake"), std::string::npos) << place.out;
 }
 
 TEST(CountsCli, ABadCounterFileIsOneLineExitTwoAndNoReport) {
