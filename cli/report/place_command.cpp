@@ -14,6 +14,7 @@
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/workload_markdown.hpp"
 #include "reports/roofline/calc.hpp"
+#include "reports/workloads/phase_roofs.hpp"
 #include "results/device_split.hpp"
 
 namespace ridgeline {
@@ -72,6 +73,7 @@ int run_place(const PlaceOptions& o) {
   std::vector<const FileAnalysis*> hosts;
   for (const auto& f : files) hosts.push_back(&f);
   if (workload) {
+    check_workload_names(request.space, request.compute_dtype, hosts);
     std::cout << render_workload_markdown(request, hosts, "#");
     return kExitOk;
   }
