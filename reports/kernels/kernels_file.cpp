@@ -99,6 +99,12 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
         if (!std::isfinite(count / per_call))
           throw InputError(file, c.where(key),
                            "over the time per call gives a rate beyond a double's range");
+    if (kc.bytes_per_call > 0) {
+      const double intensity = kc.flop_per_call / kc.bytes_per_call;
+      if (!std::isfinite(intensity) || (intensity != 0 && !std::isnormal(intensity)))
+        throw InputError(file, c.where("flop_per_call"),
+                         "over bytes_per_call gives an intensity beyond a double's range");
+    }
     out.counts = kc;
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <regex>
 
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
@@ -373,6 +374,43 @@ TEST(KernelsCli, ProfileChecksTheOutputFirstAndReturnsTheApplicationsCode) {
       << r.err;
   r = run_command(kBin + " profile --out " + dir.path + "/k.json -- true");
   EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
+// Finite but extreme counts and times: an intensity beyond a double is refused; what is left
+// prints with an exponent, never "inf" or a 300-digit number.
+TEST(KernelsCli, ExtremeCountsAndTimesPrintNoInfinityAndNoEndlessDigits) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["kernels"][0]["counts"]["flop_per_call"] = 1e300;
+  doc["kernels"][0]["counts"]["bytes_per_call"] = 1e-300;
+  try {
+    parse_kernels(doc.dump(), "k.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "k.json: kernels[0].counts.flop_per_call: over bytes_per_call gives an intensity "
+              "beyond a double's range");
+  }
+  doc = kernels_doc();
+  doc["kernels"][0]["seconds_total"] = 1e300;
+  doc["kernels"][0]["seconds_per_call"] = {{"median", 1e290}, {"p25", 1e290}, {"p75", 1e290}};
+  doc["kernels"][1]["seconds_total"] = 1e-290;
+  doc["kernels"][1]["seconds_per_call"] = {{"median", 1e-291}, {"p25", 1e-291}, {"p75", 1e-291}};
+  doc["kernels"][1]["counts"] = {{"flop_per_call", 1e-280},
+                                 {"bytes_per_call", 1e-280},
+                                 {"dtype", "fp64"},
+                                 {"source", "annotation"}};
+  write_json(dir.path + "/k.json", doc);
+  const auto place =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  ASSERT_EQ(place.exit_code, 0) << place.err;
+  const auto report = run_command(kBin + " report " + kData + "/cpu_run_a.json --kernels " +
+                                  dir.path + "/k.json --out " + dir.path + "/out");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  for (const std::string& text : {place.out, slurp(dir.path + "/out/report.md")}) {
+    EXPECT_FALSE(std::regex_search(text, std::regex("\\binf\\b"))) << text;
+    EXPECT_FALSE(std::regex_search(text, std::regex("[0-9]{25}"))) << text;
+  }
 }
 
 TEST(KernelsCli, ABadKernelsFileIsOneLineExitTwoAndNoReport) {
