@@ -10,9 +10,13 @@
 // asynchronous space.
 //
 // Environment: RIDGELINE_KP_OUT (the kernels file; default ridgeline-kernels-<pid>.json),
-// RIDGELINE_KP_INTERVAL (seconds between periodic writes, default 5; 0: at finalize only),
-// RIDGELINE_KP_PAPI=1 (hardware counters through PAPI where the machine has them:
+// RIDGELINE_KP_INTERVAL (seconds between periodic writes, default 5, at least 0.1; 0: at
+// finalize only), RIDGELINE_KP_PAPI=1 (hardware counters through PAPI where the machine has them:
 // papi_counters.hpp).
+//
+// The connector never ends the application: a bad environment value is one line at init and a
+// default; a bad annotation is one line (the first) and a record in the kernels file; a file that
+// cannot be written is one line per distinct reason, not one per periodic write.
 #include <unistd.h>
 
 #include <atomic>
@@ -34,8 +38,8 @@
 #include "connector/kernels_file.hpp"
 #include "connector/kokkosp_abi.hpp"
 #include "connector/papi_counters.hpp"
+#include "connector/thread_count.hpp"
 #include "core/file_io.hpp"
-#include "core/input_error.hpp"
 
 namespace ridgeline::kp {
 namespace {
@@ -57,6 +61,8 @@ struct Session {
   // from that thread (where all of their work runs) are counted, nothing else.
   std::unique_ptr<PapiCounters> papi;
   std::thread::id papi_thread;
+  std::string last_write_error;  // said once; said again only when the reason changes
+  bool said_bad_annotation = false;
 };
 
 // Heap-allocated and only deleted at finalize: an application that exits without
@@ -69,24 +75,36 @@ struct Running {
   KernelRecord* record;
   Clock::time_point start;
   std::vector<long long> counters;  // at begin; empty when the kernel is not counted
+  bool annotated = false;           // the application declared this launch's counts
+  Counts counts;
 };
 // Kernels begun and not yet ended on this thread (Kokkos ends a kernel on the thread that
 // began it).
 thread_local std::vector<Running> t_running;
 
-[[noreturn]] void bad_input(const std::string& field, const std::string& what) {
-  std::fprintf(stderr, "ridgeline-kp: %s\n", InputError("", field, what).what());
-  std::exit(kExitBadInput);
-}
+constexpr double kDefaultInterval = 5, kMinInterval = 0.1, kMaxInterval = 86400;
 
+// A bad value is one line and the default, never an exit: the application's run comes first.
+// Intervals below kMinInterval are raised to it (1e-300 would rewrite the file without pause).
 double interval_from_env() {
   const char* text = std::getenv("RIDGELINE_KP_INTERVAL");
-  if (!text || !*text) return 5;
+  if (!text || !*text) return kDefaultInterval;
   char* end = nullptr;
   const double v = std::strtod(text, &end);
-  if (*end != '\0' || !(v >= 0) || v > 86400)
-    bad_input("RIDGELINE_KP_INTERVAL",
-              std::string("'") + text + "' is not a number of seconds from 0 to 86400");
+  if (*end != '\0' || !(v >= 0) || v > kMaxInterval) {
+    std::fprintf(stderr,
+                 "ridgeline-kp: RIDGELINE_KP_INTERVAL: '%s' is not a number of seconds from 0 to "
+                 "%g; using %g\n",
+                 text, kMaxInterval, kDefaultInterval);
+    return kDefaultInterval;
+  }
+  if (v > 0 && v < kMinInterval) {
+    std::fprintf(stderr,
+                 "ridgeline-kp: RIDGELINE_KP_INTERVAL: %s s is below the shortest interval; "
+                 "using %g s (0 writes at finalize only)\n",
+                 text, kMinInterval);
+    return kMinInterval;
+  }
   return v;
 }
 
@@ -99,16 +117,20 @@ std::string command_line() {
   return raw;
 }
 
-// Returns false (after one line on stderr) when the file cannot be written; the application
-// keeps running: a periodic write may succeed later, and the tool must not end a run.
+// Returns false when the file cannot be written; the application keeps running: a periodic
+// write may succeed later, and the tool must not end a run. The reason is one line on stderr the
+// first time it occurs (a missing folder at init, say), not once per periodic write.
 bool write_kernels_file(Session& s, bool complete) {
   std::lock_guard<std::mutex> lock(s.write_mutex);
   try {
     write_text_atomically(s.out_path,
                           kernels_json(s.facts, s.table.snapshot(), s.annotations, complete));
+    s.last_write_error.clear();
     return true;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ridgeline-kp: %s\n", e.what());
+    if (s.last_write_error != e.what())
+      std::fprintf(stderr, "ridgeline-kp: %s (no kernels file until this is fixed)\n", e.what());
+    s.last_write_error = e.what();
     return false;
   }
 }
@@ -135,7 +157,9 @@ void begin_kernel(const char* label, std::uint32_t dev_id, std::uint64_t* kernel
   if (g_session->papi && (dev_id >> 24) == kSerialType &&
       std::this_thread::get_id() == g_session->papi_thread)
     if (!g_session->papi->read(counters)) counters.clear();
-  t_running.push_back({id, r, {}, std::move(counters)});
+  t_running.push_back({id, r, {}, std::move(counters), false, {}});
+  if (g_session->annotations.any_counts())
+    t_running.back().annotated = g_session->annotations.current(label, t_running.back().counts);
   t_running.back().start = Clock::now();  // the clock last: the lookup is not timed
 }
 
@@ -144,7 +168,8 @@ void end_kernel(std::uint64_t kernel_id) {
   if (!g_session) return;
   for (auto it = t_running.rbegin(); it != t_running.rend(); ++it)
     if (it->id == kernel_id) {
-      g_session->table.add_call(it->record, std::chrono::duration<double>(end - it->start).count());
+      g_session->table.add_call(it->record, std::chrono::duration<double>(end - it->start).count(),
+                                it->annotated ? &it->counts : nullptr);
       std::vector<long long> now;
       if (!it->counters.empty() && g_session->papi->read(now)) {
         for (std::size_t i = 0; i < now.size(); ++i) now[i] -= it->counters[i];
@@ -176,6 +201,7 @@ void kokkosp_init_library(const int /*load_seq*/, const std::uint64_t interface_
   const char* out = std::getenv("RIDGELINE_KP_OUT");
   s->out_path = out && *out ? out : "ridgeline-kernels-" + std::to_string(s->facts.pid) + ".json";
   s->interval_s = interval_from_env();
+  s->facts.threads = host_thread_count(s->facts.command);
   if (const char* papi = std::getenv("RIDGELINE_KP_PAPI"); papi && std::string(papi) == "1") {
     s->facts.papi_requested = true;
     s->papi = PapiCounters::open(s->facts.papi_error);
@@ -187,6 +213,9 @@ void kokkosp_init_library(const int /*load_seq*/, const std::uint64_t interface_
       std::fprintf(stderr, "ridgeline-kp: no hardware counters: %s\n", s->facts.papi_error.c_str());
     }
   }
+  // A first write now: an output path that cannot be written is said at start, before the
+  // application has spent its run (the file says complete: false until finalize).
+  write_kernels_file(*s, false);
   g_session = s;
   if (s->interval_s > 0) s->writer = std::thread(periodic_writes, s);
 }
@@ -240,7 +269,13 @@ void kokkosp_pop_profile_region() {
 void kokkosp_declare_metadata(const char* key, const char* value) {
   if (!g_session) return;
   std::string why;
-  if (!g_session->annotations.declare(key, value, why)) bad_input(key, why);
+  if (g_session->annotations.declare(key, value, why)) return;
+  // The first bad annotation is said; every one is in the kernels file (annotation_errors).
+  std::lock_guard<std::mutex> lock(g_session->wake_mutex);
+  if (g_session->said_bad_annotation) return;
+  g_session->said_bad_annotation = true;
+  std::fprintf(stderr, "ridgeline-kp: %s: %s (recorded in the kernels file; later ones too)\n", key,
+               why.c_str());
 }
 
 }  // extern "C"

@@ -37,12 +37,24 @@ KernelRecord* KernelTable::find_or_add(const char* label, std::uint32_t dev_id, 
   return &r;
 }
 
-void KernelTable::add_call(KernelRecord* r, double seconds) {
+void KernelTable::add_call(KernelRecord* r, double seconds, const Counts* counts) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (r->calls == 0 || seconds < r->min_s) r->min_s = seconds;
   if (r->calls == 0 || seconds > r->max_s) r->max_s = seconds;
   ++r->calls;
   r->total_s += seconds;
+  if (counts) {
+    if (r->annotated_calls == 0) {
+      r->first_flop = counts->flop;
+      r->first_bytes = counts->bytes;
+    } else if (counts->flop != r->first_flop || counts->bytes != r->first_bytes) {
+      r->counts_varied = true;
+    }
+    ++r->annotated_calls;
+    r->flop_total += counts->flop;
+    r->bytes_total += counts->bytes;
+    r->annotated_s += seconds;
+  }
   if (r->kept_s.size() < kKeptCalls) {
     r->kept_s.push_back(seconds);
     return;

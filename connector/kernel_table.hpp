@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "connector/annotations.hpp"
+
 namespace ridgeline::kp {
 
 enum class KernelKind : char { parallel_for = 'f', parallel_reduce = 'r', parallel_scan = 's' };
@@ -25,6 +27,12 @@ struct KernelRecord {
   long long calls = 0;
   double total_s = 0, min_s = 0, max_s = 0;
   std::vector<double> kept_s;  // per-call seconds: all calls, or a reservoir of kKeptCalls
+  // Declared counts (ridgeline/annotate.hpp) summed over the calls that carried them, with
+  // those calls' seconds: the rates are sums over sums, right when launches differ in size.
+  long long annotated_calls = 0;
+  double flop_total = 0, bytes_total = 0, annotated_s = 0;
+  double first_flop = 0, first_bytes = 0;  // the first annotated call's counts
+  bool counts_varied = false;              // some annotated call had other counts than the first
   // Hardware counter totals (papi_counters.hpp) over the calls they were read for.
   std::vector<long long> counter_totals;
   long long counted_calls = 0;
@@ -35,7 +43,8 @@ class KernelTable {
   // The record a kernel about to run belongs to (created on its first call). The pointer stays
   // valid for the table's life.
   KernelRecord* find_or_add(const char* label, std::uint32_t dev_id, KernelKind kind);
-  void add_call(KernelRecord* r, double seconds);
+  // `counts`: what the application declared for this launch; nullptr when nothing was.
+  void add_call(KernelRecord* r, double seconds, const Counts* counts = nullptr);
   // Adds one call's counter deltas (in the counters' order).
   void add_counts(KernelRecord* r, const std::vector<long long>& deltas);
 

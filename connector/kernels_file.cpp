@@ -41,6 +41,29 @@ json papi_counts(const KernelRecord& r, const std::vector<std::string>& events) 
                        std::to_string(r.counted_calls) + " calls"}};
 }
 
+// Kokkos 3.x (interface 20210225 and before) launches a View's initialisation with devID 0 in
+// whatever space the View lives (Kokkos_ViewMapping.hpp: beginParallelFor(..., 0, ...)); 4.x
+// passes the space's own devID. 0 would read as Serial: say the space is not known instead.
+bool space_unspecified(const KernelRecord& r, std::uint64_t interface_version) {
+  static const std::string kViewInit = "Kokkos::View::initialization";
+  return interface_version <= kLastInterfaceWithoutDeviceBits && r.dev_id == 0 &&
+         r.label.compare(0, kViewInit.size(), kViewInit) == 0;
+}
+
+// The declared counts of a kernel: per call (the first call's exactly when every call carried
+// the same, else the mean), over how many calls and their seconds, so that a reader divides sums
+// by sums.
+json annotated_counts(const KernelRecord& r, const std::string& dtype) {
+  const double n = double(r.annotated_calls);
+  return {{"flop_per_call", r.counts_varied ? r.flop_total / n : r.first_flop},
+          {"bytes_per_call", r.counts_varied ? r.bytes_total / n : r.first_bytes},
+          {"dtype", dtype},
+          {"source", "annotation"},
+          {"calls", r.annotated_calls},
+          {"seconds", r.annotated_s},
+          {"varied", r.counts_varied}};
+}
+
 }  // namespace
 
 std::string utc_timestamp() {
@@ -62,6 +85,9 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
               {"tool", {{"name", "libridgeline-kp"}, {"version", RIDGELINE_KP_VERSION}}},
               {"host", {{"hostname", facts.hostname}}},
               {"process", {{"pid", facts.pid}, {"command", facts.command}}},
+              {"host_threads",
+               {{"count", facts.threads.count > 0 ? json(facts.threads.count) : json(nullptr)},
+                {"from", facts.threads.from}}},
               {"started_utc", facts.started_utc},
               {"written_utc", utc_timestamp()},
               {"kokkos",
@@ -78,10 +104,11 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
   std::set<std::string> ran;
   for (const KernelRecord& r : kernels) {
     if (r.calls == 0) continue;  // began but never ended (still running at a periodic write)
-    ran.insert(r.label);
+    if (r.annotated_calls > 0) ran.insert(r.label);  // a declaration after every launch: unused
     std::vector<double> sorted = r.kept_s;
     std::sort(sorted.begin(), sorted.end());
-    const ExecutionPlace where = decode_device_id(r.dev_id, facts.interface_version);
+    ExecutionPlace where = decode_device_id(r.dev_id, facts.interface_version);
+    if (space_unspecified(r, facts.interface_version)) where.space = "unspecified";
     json k = {{"label", r.label},
               {"region", r.region},
               {"kind", kind_name(r.kind)},
@@ -98,11 +125,8 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
                 {"max", r.max_s},
                 {"calls_kept", sorted.size()}}}};
     const auto c = counts.find(r.label);
-    if (c != counts.end())
-      k["counts"] = {{"flop_per_call", c->second.flop},
-                     {"bytes_per_call", c->second.bytes},
-                     {"dtype", c->second.dtype},
-                     {"source", "annotation"}};
+    if (c != counts.end() && r.annotated_calls > 0)
+      k["counts"] = annotated_counts(r, c->second.dtype);
     else
       k["counts"] = papi_counts(r, facts.papi_events);
     list.push_back(std::move(k));
@@ -112,7 +136,13 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
   for (const auto& [label, c] : counts)
     if (!ran.count(label)) unmatched.push_back(label);
   doc["annotations_without_kernel"] = std::move(unmatched);
-  return doc.dump(2) + "\n";
+  json errors = json::array();
+  for (const AnnotationError& e : annotations.errors())
+    errors.push_back({{"key", e.key}, {"value", e.value}, {"why", e.why}});
+  doc["annotation_errors"] = std::move(errors);
+  doc["annotation_errors_total"] = annotations.errors_total();
+  // Labels are the application's bytes: invalid UTF-8 is replaced (U+FFFD), not a failed write.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ridgeline::kp

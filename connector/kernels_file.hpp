@@ -8,10 +8,11 @@
 
 #include "connector/annotations.hpp"
 #include "connector/kernel_table.hpp"
+#include "connector/thread_count.hpp"
 
 namespace ridgeline::kp {
 
-inline constexpr const char* kKernelsSchemaVersion = "1.1.0";
+inline constexpr const char* kKernelsSchemaVersion = "1.2.0";
 
 struct SessionFacts {
   std::string hostname, command, started_utc;
@@ -22,6 +23,7 @@ struct SessionFacts {
   bool papi_requested = false, papi_available = false;
   std::string papi_error;
   std::vector<std::string> papi_events;
+  ThreadCount threads;  // host threads of the OpenMP/Threads spaces, as far as can be told
 };
 
 // "2026-12-01T21:00:07Z"

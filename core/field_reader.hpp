@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/input_error.hpp"
+#include "core/suggest.hpp"
 
 namespace ridgeline {
 
@@ -102,7 +103,8 @@ class FieldReader {
     for (const auto& item : j_.items())
       if (!known.count(item.key()))
         throw InputError(file_, where(item.key()),
-                         fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
+                         fmt::format("unknown field (known: {}){}", fmt::join(known, ", "),
+                                     did_you_mean(item.key(), {known.begin(), known.end()})));
   }
 
   // Settings with a default (a sweep profile's): absent is the fallback, but present, null

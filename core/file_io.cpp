@@ -131,7 +131,14 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   return text;
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
+namespace {
+
+// A file written and synced under a temporary name beside its target, not yet renamed.
+struct Staged {
+  std::string path, tmp;
+};
+
+Staged stage(const std::string& path, const std::string& text) {
   struct stat target {};
   const bool exists = ::lstat(path.c_str(), &target) == 0;
   if (!exists && errno != ENOENT) throw IoError(path, "cannot write", errno);
@@ -156,15 +163,40 @@ void write_text_atomically(const std::string& path, const std::string& text) {
     write_all(fd.get(), text, path);
     if (::fsync(fd.get()) != 0) throw IoError(path, "cannot write (fsync)", errno);
     if (fd.close() != 0) throw IoError(path, "cannot write (close)", errno);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw IoError(path, "cannot replace", errno);
   } catch (...) {
     std::remove(tmp.c_str());
     throw;
   }
+  return {path, tmp};
+}
+
+void commit(const Staged& s) {
+  if (std::rename(s.tmp.c_str(), s.path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(s.tmp.c_str());
+    throw IoError(s.path, "cannot replace", err);
+  }
   // The rename itself reaches the disk with the directory; some file systems cannot sync one.
-  Fd dir(::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  Fd dir(::open(directory_of(s.path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() >= 0 && ::fsync(dir.get()) != 0 && errno != EINVAL && errno != EROFS)
-    throw IoError(path, "written, but the directory could not be synced", errno);
+    throw IoError(s.path, "written, but the directory could not be synced", errno);
+}
+
+}  // namespace
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  commit(stage(path, text));
+}
+
+void write_texts_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<Staged> staged;
+  try {
+    for (const auto& [path, text] : files) staged.push_back(stage(path, text));
+  } catch (...) {
+    for (const Staged& s : staged) std::remove(s.tmp.c_str());
+    throw;
+  }
+  for (const Staged& s : staged) commit(s);
 }
 
 }  // namespace ridgeline

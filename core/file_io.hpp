@@ -4,6 +4,8 @@
 // limit); outputs are written to a fresh temporary file beside the target, flushed to disk, then
 // renamed over it. Failures throw IoError (input_error.hpp) with the system's reason.
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ridgeline {
 
@@ -23,5 +25,10 @@ std::string read_text_file(const std::string& path, const std::string& what);
 // through a planted link). A target that exists and is not a regular file (a device such as
 // /dev/null, a directory, a symbolic link, a FIFO) is refused rather than replaced.
 void write_text_atomically(const std::string& path, const std::string& text);
+
+// Several outputs of one command (--out and --json), all or none: every file is written and synced
+// under its temporary name first, and only then are they renamed, so a destination that cannot
+// be written (a missing folder) leaves none of them written.
+void write_texts_atomically(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace ridgeline

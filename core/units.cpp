@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace ridgeline {
 namespace {
@@ -22,6 +23,9 @@ Scale scale_for(double v) {
 
 // Three significant digits are plenty for rates measured with percent-level noise.
 std::string num(double v) {
+  // Beyond the largest prefix by far (a hostile count, never a measured rate): an exponent, not
+  // a 300-digit number.
+  if (!std::isfinite(v) || std::fabs(v) >= 1e5) return fmt::format("{:.4g}", v);
   if (v >= 100) return fmt::format("{:.1f}", v);
   if (v >= 10) return fmt::format("{:.2f}", v);
   return fmt::format("{:.3f}", v);
@@ -41,11 +45,14 @@ std::string format_bytes_per_s(double v) {
 
 std::string format_sig(double v, int digits) {
   if (!std::isfinite(v) || v == 0) return fmt::format("{:g}", v);
+  // Fixed notation for what a table shows; an exponent beyond it, where fixed notation would
+  // print up to 300 digits (a finite but extreme count or time from a hostile file).
+  if (std::fabs(v) >= 1e15 || std::fabs(v) < 1e-6) return fmt::format("{:.{}g}", v, digits);
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   const int decimals = std::max(0, digits - 1 - magnitude);
   std::string s = fmt::format("{:.{}f}", v, decimals);
   // Rounding can carry into a new digit (9.996 -> "10.00"): one decimal fewer keeps `digits`.
-  if (decimals > 0 && std::fabs(std::stod(s)) >= std::pow(10.0, magnitude + 1))
+  if (decimals > 0 && std::fabs(std::strtod(s.c_str(), nullptr)) >= std::pow(10.0, magnitude + 1))
     s = fmt::format("{:.{}f}", v, decimals - 1);
   // As %g does: no trailing zeros ("32", not "32.0").
   if (s.find('.') != std::string::npos) {

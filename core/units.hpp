@@ -18,8 +18,9 @@ std::string format_flops_with_ci(double v, const Interval& ci);
 std::string format_bytes_with_ci(double v, const Interval& ci);
 std::string format_size_bytes(double bytes);  // "48 KiB", "32 MiB", "1020 KiB" (never 1.02e+03)
 std::string format_seconds(double s);         // "94.2 µs", "1.72 ms", "3.05 s"
-// At most `digits` significant digits in fixed notation, never an exponent, no trailing zeros
-// (%g without its exponent): 4.46025 -> "4.46", 1000 -> "1000", 0.0625 -> "0.0625".
+// At most `digits` significant digits in fixed notation, no exponent, no trailing zeros (%g
+// without its exponent): 4.46025 -> "4.46", 1000 -> "1000", 0.0625 -> "0.0625". Beyond 1e15 or
+// below 1e-6 (no measured figure; a hostile file's), %g with its exponent: "1e+300".
 std::string format_sig(double v, int digits = 3);
 
 }  // namespace ridgeline

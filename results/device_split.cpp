@@ -39,7 +39,14 @@ std::vector<Results> split_by_device(Results results) {
 }
 
 Results one_rank(Results results, int rank) {
-  if (results.mpi_size == 0) return results;
+  if (results.mpi_size == 0) {
+    // The file's only numbers would pass for that rank's: refused, not ignored.
+    if (rank != 0)
+      throw InputError(results.file, "mpi",
+                       "missing: not an MPI job's file, so it has no rank " + std::to_string(rank) +
+                           " (--rank is for a job's file)");
+    return results;
+  }
   if (rank < 0 || rank >= results.mpi_size)
     throw InputError(results.file, "mpi.size",
                      "the job has ranks 0 to " + std::to_string(results.mpi_size - 1) + ", not " +

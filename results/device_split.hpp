@@ -11,8 +11,9 @@ namespace ridgeline {
 // hostname, and `rank`, `device_key` and `device_label` set. A one-process file comes back whole.
 std::vector<Results> split_by_device(Results results);
 
-// What `fit` and `place` read: a one-process file whole; of an MPI job's file, rank `rank`'s
-// points only (InputError when the job has no such rank).
+// What `fit` and `place` read: a one-process file whole (rank 0; any other rank is an
+// InputError); of an MPI job's file, rank `rank`'s points only (InputError when the job has no
+// such rank).
 Results one_rank(Results results, int rank);
 
 }  // namespace ridgeline

@@ -9,6 +9,7 @@
 #include "cli/report/export_command.hpp"
 #include "cli/report/fit_command.hpp"
 #include "cli/report/place_command.hpp"
+#include "cli/report/profile_command.hpp"
 #include "cli/report/report_command.hpp"
 #include "cli/report/slug_command.hpp"
 #include "core/input_error.hpp"
@@ -21,6 +22,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
   add_fit_command(app, exit_code);
   add_report_command(app, exit_code);
   add_place_command(app, exit_code);
+  add_profile_command(app, exit_code);
   add_compare_command(app, exit_code);
   add_export_command(app, exit_code);
   add_slug_command(app, exit_code);

@@ -40,6 +40,16 @@ struct CompareArgs {
   bool skip_unreadable_history = false;
 };
 
+// --out and --json, all or none: a --json into a missing folder must not leave the markdown
+// written (and the gate's exit code with half its outputs).
+template <class Json>
+void write_outputs(const CompareArgs& a, const std::string& md, Json&& json_text) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!a.out.empty()) files.emplace_back(a.out, md);
+  if (!a.json.empty()) files.emplace_back(a.json, json_text());
+  write_texts_atomically(files);
+}
+
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role and compare's one-line error, so that a script can keep it aside without reading stderr.
 struct Unreadable {
@@ -208,8 +218,7 @@ int run_device_compare(const CompareArgs& a, Results cur) {
   if (c.roofs.empty() && c.points.empty())
     throw InputError(current_path, "points", "no device in common with the baseline to compare");
   const std::string md = render_compare_markdown(label, c, a.options);
-  if (!a.out.empty()) write_text_atomically(a.out, md);
-  if (!a.json.empty()) write_text_atomically(a.json, compare_json(label, c, a.options, unreadable));
+  write_outputs(a, md, [&] { return compare_json(label, c, a.options, unreadable); });
   std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
@@ -293,10 +302,8 @@ int run_kernel_compare(const CompareArgs& a) {
     throw InputError(current_path, "kernels", "no kernel in common with the baseline to compare");
   const std::string label = cur.file + " (" + cur.hostname + ")";
   const std::string md = render_kernel_compare_markdown(label, c, a.options);
-  if (!a.out.empty()) write_text_atomically(a.out, md);
-  if (!a.json.empty())
-    write_text_atomically(a.json,
-                          kernels_compare_json(label, c, a.options, unreadable).dump(1) + "\n");
+  write_outputs(
+      a, md, [&] { return kernels_compare_json(label, c, a.options, unreadable).dump(1) + "\n"; });
   std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
@@ -345,9 +352,7 @@ int run_compare(const CompareArgs& a) {
   if (c.roofs.empty() && c.points.empty())
     throw InputError(current_path, "points", "nothing in common with the baseline to compare");
   const std::string md = render_compare_markdown(fc.label, c, a.options);
-  if (!a.out.empty()) write_text_atomically(a.out, md);
-  if (!a.json.empty())
-    write_text_atomically(a.json, compare_json(fc.label, c, a.options, unreadable));
+  write_outputs(a, md, [&] { return compare_json(fc.label, c, a.options, unreadable); });
   std::cout << (color_enabled(STDOUT_FILENO) ? paint_verdicts(md) : md);
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }

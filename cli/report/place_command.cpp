@@ -15,6 +15,7 @@
 #include "reports/render/kernels_markdown.hpp"
 #include "reports/render/workload_markdown.hpp"
 #include "reports/roofline/calc.hpp"
+#include "reports/workloads/phase_roofs.hpp"
 #include "results/device_split.hpp"
 
 namespace ridgeline {
@@ -73,6 +74,7 @@ int run_place(const PlaceOptions& o) {
   std::vector<const FileAnalysis*> hosts;
   for (const auto& f : files) hosts.push_back(&f);
   if (workload) {
+    check_workload_names(request.space, request.compute_dtype, hosts);
     std::cout << render_workload_markdown(request, hosts, "#");
     // A measured time faster than its bound is an error to chase, said where scripts look.
     const auto errors = engine_bound_errors(request, hosts, build_workload_table(request, hosts));

@@ -18,6 +18,7 @@
 #include "reports/render/report_charts.hpp"
 #include "reports/render/report_markdown.hpp"
 #include "reports/render/workload_markdown.hpp"
+#include "reports/workloads/phase_roofs.hpp"
 #include "results/device_split.hpp"
 #include "results/results_file.hpp"
 
@@ -62,6 +63,7 @@ int run_report(const ReportOptions& o) {
   std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts);
   std::vector<const FileAnalysis*> roofs;
   for (const auto& f : files) roofs.push_back(&f);
+  if (workload) check_workload_names(workload->space, workload->compute_dtype, roofs);
   std::vector<PlacedKernelsFile> kernels;
   for (const auto& k : kernels_files) kernels.push_back({&k, place_kernels(k, roofs)});
   std::string jobs_md;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/file_io.hpp"
@@ -35,11 +36,32 @@ CountedKernel& CounterImport::kernel_named(const std::string& name) {
   return kernels[at->second];
 }
 
+namespace {
+
+// Each cell a reader took is finite; their sums over launches (and FMA × 2, KiB × 1024) may not
+// be: an error naming the kernel, not an "inf" in the report.
+CounterImport checked_finite(CounterImport im) {
+  for (const CountedKernel& k : im.kernels) {
+    bool finite = std::isfinite(k.tensor_instructions) && std::isfinite(k.matrix_flop) &&
+                  std::isfinite(k.dram_bytes.value_or(0)) &&
+                  std::isfinite(k.l2_bytes.value_or(0)) && std::isfinite(k.l1_bytes.value_or(0)) &&
+                  std::isfinite(k.seconds.value_or(0));
+    for (const auto& flop : k.vector_flop) finite = finite && std::isfinite(flop.second);
+    if (!finite)
+      throw InputError(im.file, "kernel '" + single_line(k.name) + "'",
+                       "its counts summed over its launches are beyond a double's range");
+  }
+  return im;
+}
+
+}  // namespace
+
 CounterImport parse_counter_import(const std::string& text, const std::string& file) {
   // Only the header tells the formats apart; a malformed file then gets its reader's errors.
   const CsvTable t = parse_csv_table(text, file, "==");
-  if (looks_like_ncu_raw(t.header)) return parse_ncu_csv(text, file);
-  if (looks_like_rocprofv3_counters(t.header)) return parse_rocprofv3_csv(text, file);
+  if (looks_like_ncu_raw(t.header)) return checked_finite(parse_ncu_csv(text, file));
+  if (looks_like_rocprofv3_counters(t.header))
+    return checked_finite(parse_rocprofv3_csv(text, file));
   throw InputError(file, "header",
                    "neither Nsight Compute's raw page (ncu --csv --page raw: \"ID\", \"Kernel "
                    "Name\") nor rocprofv3's counter collection (\"Counter_Name\", "

@@ -125,22 +125,60 @@ CsvTable parse_csv_table(const std::string& text, const std::string& file,
   return t;
 }
 
-double parse_count(const std::string& cell, const std::string& file, const std::string& where) {
-  std::string digits;
-  for (std::size_t i = 0; i < cell.size(); ++i) {
-    const char c = cell[i];
-    const bool between_digits = i > 0 && i + 1 < cell.size() &&
-                                std::isdigit(static_cast<unsigned char>(cell[i - 1])) &&
-                                std::isdigit(static_cast<unsigned char>(cell[i + 1]));
-    if (c == ',' && between_digits) continue;
-    digits += c;
+namespace {
+
+// The length of the run of ASCII digits at `i`.
+std::size_t digit_run(const std::string& s, std::size_t i) {
+  std::size_t n = 0;
+  while (i + n < s.size() && std::isdigit(static_cast<unsigned char>(s[i + n]))) ++n;
+  return n;
+}
+
+// `cell` without its thousands separators when it is a decimal count: digits, or 1-3 digits and
+// groups of ",ddd"; an optional fraction ".d+" and exponent "e[+-]d+". Empty for anything else:
+// "1.234,5" (a decimal comma), "0x10" (hex, which strtod would take), "1,2", "inf", "-1".
+std::string decimal_count(const std::string& cell) {
+  std::string out;
+  std::size_t i = 0, run = digit_run(cell, 0);
+  if (run == 0) return "";
+  out.append(cell, 0, run);
+  i = run;
+  if (i < cell.size() && cell[i] == ',') {
+    if (run > 3) return "";
+    while (i < cell.size() && cell[i] == ',') {
+      if (digit_run(cell, i + 1) != 3) return "";
+      out.append(cell, i + 1, 3);
+      i += 4;
+    }
   }
-  char* end = nullptr;
-  const double v = std::strtod(digits.c_str(), &end);
-  if (digits.empty() || end != digits.c_str() + digits.size() ||
-      !std::isdigit(static_cast<unsigned char>(digits[0])))
-    throw InputError(file, where, "'" + cell + "' is not a count");
-  if (!std::isfinite(v)) throw InputError(file, where, "'" + cell + "' is not finite");
+  if (i < cell.size() && cell[i] == '.') {
+    run = digit_run(cell, i + 1);
+    if (run == 0) return "";
+    out.append(cell, i, run + 1);
+    i += run + 1;
+  }
+  if (i < cell.size() && (cell[i] == 'e' || cell[i] == 'E')) {
+    std::size_t j = i + 1;
+    if (j < cell.size() && (cell[j] == '+' || cell[j] == '-')) ++j;
+    run = digit_run(cell, j);
+    if (run == 0) return "";
+    out.append(cell, i, j + run - i);
+    i = j + run;
+  }
+  return i == cell.size() ? out : "";
+}
+
+}  // namespace
+
+double parse_count(const std::string& cell, const std::string& file, const std::string& where) {
+  const std::string digits = decimal_count(cell);
+  if (digits.empty())
+    throw InputError(file, where,
+                     "'" + cell +
+                         "' is not a count (decimal digits, thousands separated by ',' in groups "
+                         "of three, a '.' fraction, an exponent)");
+  const double v = std::strtod(digits.c_str(), nullptr);
+  if (!std::isfinite(v)) throw InputError(file, where, "'" + cell + "' is beyond a double's range");
   return v;
 }
 

@@ -32,9 +32,10 @@ struct CsvTable {
 CsvTable parse_csv_table(const std::string& text, const std::string& file,
                          const std::string& skip_prefix = "");
 
-// A count in a cell: digits with an optional fraction and exponent; commas between digits are
-// thousands separators. Throws InputError (field `where`) for anything else, a negative count
-// included.
+// A count in a cell: digits with an optional fraction and exponent; commas are thousands
+// separators only in groups of three before the fraction ("33,554,432", "1,073.80"). Throws
+// InputError (field `where`) for anything else: a negative count, a decimal comma ("1.234,5"),
+// hex ("0x10"), "inf", a value beyond a double.
 double parse_count(const std::string& cell, const std::string& file, const std::string& where);
 
 }  // namespace ridgeline

@@ -25,6 +25,20 @@ bool host_space(const std::string& space) {
   return space == "Serial" || space == "OpenMP" || space == "Threads" || space == "HPX";
 }
 
+// The threads a host space's roofs were measured with, against the kernels' (as the connector
+// could tell them): a 1-thread run held against 2-thread roofs is at half its roof by design.
+std::string thread_caveat(const KernelsFile& kernels, const std::string& space,
+                          const FileAnalysis& f) {
+  if (kernels.host_threads <= 0 || (space != "OpenMP" && space != "Threads" && space != "HPX"))
+    return "";
+  for (const SpaceInfo& s : f.results.spaces)
+    if (s.name == space && s.concurrency != kernels.host_threads)
+      return "kernels ran on " + std::to_string(kernels.host_threads) + " thread" +
+             (kernels.host_threads == 1 ? "" : "s") + " (" + kernels.host_threads_from +
+             "), the roofs on " + std::to_string(s.concurrency);
+  return "";
+}
+
 }  // namespace
 
 std::string KernelPlacement::headroom() const {
@@ -56,9 +70,12 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
       continue;
     }
     const KernelCounts& c = *k.counts;
-    if (k.median_s > 0) {
-      p.flops_per_s = c.flop_per_call / k.median_s;
-      p.bytes_per_s = c.bytes_per_call / k.median_s;
+    // The mean time per call (totals over calls), the statistic the share of time uses; with
+    // per-launch counts, the counted calls' seconds over their counts.
+    const double per_call_s = c.seconds_per_call(k.mean_s());
+    if (per_call_s > 0) {
+      p.flops_per_s = c.flop_per_call / per_call_s;
+      p.bytes_per_s = c.bytes_per_call / per_call_s;
     }
     if (c.bytes_per_call > 0) p.intensity = c.flop_per_call / c.bytes_per_call;
     p.group = k.space + " " + c.dtype;
@@ -66,8 +83,17 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
     if (!host_caveat.empty()) caveats.push_back(host_caveat);
     if (!kernels.global_fencing && !host_space(k.space))
       caveats.push_back("times not fenced: an asynchronous space's launch time only");
-    for (std::size_t i = 0; i < caveats.size(); ++i) p.caveat += (i ? "; " : "") + caveats[i];
+    if (f) {
+      const std::string threads = thread_caveat(kernels, k.space, *f);
+      if (!threads.empty()) caveats.push_back(threads);
+    }
     const GroupAnalysis* g = f ? f->find(k.space, c.dtype) : nullptr;
+    // A roof from a fallback (e.g. B without a DRAM-sized point) is weaker: its own words here,
+    // where the kernel is read, not a pointer to another section.
+    if (g && g->fit.fit)
+      for (const std::string& roof_caveat : g->fit.caveats)
+        caveats.push_back("roof: " + roof_caveat);
+    for (std::size_t i = 0; i < caveats.size(); ++i) p.caveat += (i ? "; " : "") + caveats[i];
     if (!f) {
       p.not_placed = "no results file of host " + kernels.hostname;
     } else if (!g) {
@@ -76,13 +102,9 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
       p.not_placed = "the " + p.group + " roofs were not fitted (" + g->fit.not_fitted + ")";
     } else if (c.flop_per_call == 0 && c.bytes_per_call == 0) {
       p.not_placed = "its declared counts are zero";
-    } else if (k.median_s <= 0) {
-      p.not_placed = "its median time per call is zero";
+    } else if (per_call_s <= 0) {
+      p.not_placed = "its time per call is zero";
     } else {
-      // A roof from a fallback (e.g. B without a DRAM-sized point) is weaker: say so here too.
-      if (!g->fit.caveats.empty())
-        p.caveat +=
-            std::string(p.caveat.empty() ? "" : "; ") + "the roofs carry caveats (see the summary)";
       const RoofFit& fit = *g->fit.fit;
       const Roof& roof = fit.estimate.roof;
       p.placed = true;
@@ -112,6 +134,38 @@ std::vector<KernelPlacement> place_kernels(const KernelsFile& kernels,
     }
     out.push_back(std::move(p));
   }
+  // Hottest first, as a profiler lists them; ties keep the file's order.
+  std::stable_sort(out.begin(), out.end(), [](const KernelPlacement& a, const KernelPlacement& b) {
+    return a.kernel->seconds_total > b.kernel->seconds_total;
+  });
+  return out;
+}
+
+std::string placement_tally(const std::vector<KernelPlacement>& placements) {
+  std::size_t placed = 0;
+  double placed_share = 0;
+  std::vector<std::pair<std::string, std::size_t>> reasons;  // in first-seen order
+  for (const KernelPlacement& p : placements) {
+    if (p.placed) {
+      ++placed;
+      placed_share += p.share_of_time;
+      continue;
+    }
+    auto it = std::find_if(reasons.begin(), reasons.end(),
+                           [&](const auto& r) { return r.first == p.not_placed; });
+    if (it == reasons.end())
+      reasons.emplace_back(p.not_placed, 1);
+    else
+      ++it->second;
+  }
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out = "placed " + std::to_string(placed) + " of " +
+                    std::to_string(placements.size()) + " kernels (" +
+                    format_sig(100 * placed_share, 3) + " % of kernel time)";
+  for (std::size_t i = 0; i < reasons.size(); ++i)
+    out +=
+        (i ? ", " : "; not placed: ") + std::to_string(reasons[i].second) + " " + reasons[i].first;
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "reports/kernels/kernels_file.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -61,6 +62,7 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
     if (!v) throw InputError(file, t.where(key), "missing required field");
     *into = *v;
   }
+  out.max_s = t.number("max", false).value_or(0);
   if (!(out.p25_s <= out.median_s && out.median_s <= out.p75_s))
     throw InputError(file, t.where("median"), "must lie between p25 and p75");
   if (r.has("counts")) {
@@ -76,6 +78,33 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
     kc.dtype = c.str("dtype", true);
     kc.source = c.str("source", true);
     kc.note = c.str("note", false);
+    if (c.has("calls")) {
+      const double n = *c.number("calls", false);
+      if (n < 1 || n > double(out.calls) || n != std::floor(n))
+        throw InputError(file, c.where("calls"),
+                         "must be a whole number from 1 to the kernel's calls (" +
+                             std::to_string(out.calls) + ")");
+      const std::optional<double> s = c.number("seconds", false);
+      if (!s) throw InputError(file, c.where("seconds"), "missing (it goes with calls)");
+      kc.counted_calls = static_cast<long long>(n);
+      kc.counted_seconds = *s;
+    }
+    kc.varied = c.has("varied") && c.boolean("varied");
+    // Finite counts over a finite time can still overflow (1e300 FLOP in 1e-10 s): an error
+    // naming the field, not an "inf" in the report.
+    const double per_call = kc.seconds_per_call(out.mean_s());
+    if (per_call > 0)
+      for (auto [key, count] : {std::pair{"flop_per_call", kc.flop_per_call},
+                                std::pair{"bytes_per_call", kc.bytes_per_call}})
+        if (!std::isfinite(count / per_call))
+          throw InputError(file, c.where(key),
+                           "over the time per call gives a rate beyond a double's range");
+    if (kc.bytes_per_call > 0) {
+      const double intensity = kc.flop_per_call / kc.bytes_per_call;
+      if (!std::isfinite(intensity) || (intensity != 0 && !std::isnormal(intensity)))
+        throw InputError(file, c.where("flop_per_call"),
+                         "over bytes_per_call gives an intensity beyond a double's range");
+    }
     out.counts = kc;
   }
   return out;
@@ -137,6 +166,28 @@ KernelsFile parse_kernels(const std::string& text, const std::string& file) {
                   std::find(papi_spaces.begin(), papi_spaces.end(), k.space) != papi_spaces.end()
               ? papi_error
               : papi_spaces_error;
+  if (j.contains("host_threads") && j["host_threads"].is_object()) {
+    const FieldReader h(file, j["host_threads"], "host_threads");
+    if (const auto n = h.number("count", true)) {
+      if (*n > 1 << 20 || *n != std::floor(*n))
+        throw InputError(file, h.where("count"), "must be a whole number of threads");
+      out.host_threads = int(*n);
+      out.host_threads_from = h.str("from", false);
+    }
+  }
+  if (j.contains("annotation_errors") && j["annotation_errors"].is_array()) {
+    const json& errors = j["annotation_errors"];
+    for (std::size_t i = 0; i < errors.size() && i < 100; ++i) {
+      const std::string at = "annotation_errors[" + std::to_string(i) + "]";
+      if (!errors[i].is_object()) throw InputError(file, at, "must be an object");
+      const FieldReader e(file, errors[i], at);
+      out.annotation_errors.push_back(e.str("key", false) + ": " + e.str("why", false));
+    }
+    out.annotation_errors_total = static_cast<long long>(errors.size());
+    if (const auto total = top.number("annotation_errors_total", false))
+      out.annotation_errors_total =
+          std::max(out.annotation_errors_total, static_cast<long long>(std::min(*total, 9e18)));
+  }
   if (j.contains("annotations_without_kernel") && j["annotations_without_kernel"].is_array())
     for (const json& label : j["annotations_without_kernel"])
       if (label.is_string()) out.annotations_without_kernel.push_back(label.get<std::string>());

@@ -1,6 +1,7 @@
 #include "reports/kernels/ncu_csv.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "core/input_error.hpp"
 #include "reports/kernels/csv_table.hpp"
@@ -8,30 +9,38 @@
 namespace ridgeline {
 namespace {
 
+// What a metric counts: its unit must be one of that kind, or a time unit on a byte counter
+// (say) would be scaled and read as bytes.
+enum class Kind { bytes, time, count };
+const char* kind_name(Kind k) {
+  return k == Kind::bytes ? "bytes" : k == Kind::time ? "a time" : "a count of instructions";
+}
+
 struct UnitScale {
   const char* unit;
   double factor;
+  Kind kind;
 };
 
 // ncu's units for the metrics read here, and their factor to bytes, seconds or instructions.
-constexpr std::array<UnitScale, 18> kUnits{{{"byte", 1},
-                                            {"Kbyte", 1e3},
-                                            {"Mbyte", 1e6},
-                                            {"Gbyte", 1e9},
-                                            {"Tbyte", 1e12},
-                                            {"nsecond", 1e-9},
-                                            {"usecond", 1e-6},
-                                            {"msecond", 1e-3},
-                                            {"second", 1},
-                                            {"inst", 1},
-                                            {"Kinst", 1e3},
-                                            {"Minst", 1e6},
-                                            {"Ginst", 1e9},
-                                            {"Tinst", 1e12},
-                                            {"", 1},
-                                            {"K", 1e3},
-                                            {"M", 1e6},
-                                            {"G", 1e9}}};
+constexpr std::array<UnitScale, 18> kUnits{{{"byte", 1, Kind::bytes},
+                                            {"Kbyte", 1e3, Kind::bytes},
+                                            {"Mbyte", 1e6, Kind::bytes},
+                                            {"Gbyte", 1e9, Kind::bytes},
+                                            {"Tbyte", 1e12, Kind::bytes},
+                                            {"nsecond", 1e-9, Kind::time},
+                                            {"usecond", 1e-6, Kind::time},
+                                            {"msecond", 1e-3, Kind::time},
+                                            {"second", 1, Kind::time},
+                                            {"inst", 1, Kind::count},
+                                            {"Kinst", 1e3, Kind::count},
+                                            {"Minst", 1e6, Kind::count},
+                                            {"Ginst", 1e9, Kind::count},
+                                            {"Tinst", 1e12, Kind::count},
+                                            {"", 1, Kind::count},
+                                            {"K", 1e3, Kind::count},
+                                            {"M", 1e6, Kind::count},
+                                            {"G", 1e9, Kind::count}}};
 
 struct Precision {
   const char* letter;  // in the metric's name: d, f, h
@@ -53,14 +62,22 @@ class NcuReader {
  public:
   NcuReader(const CsvTable& t, const CsvRow& units) : t_(t), units_(units) {}
 
-  std::optional<Metric> metric(const std::string& name) const {
+  std::optional<Metric> metric(const std::string& name, Kind kind) const {
     const auto c = t_.column(name);
     if (!c) return std::nullopt;
     const std::string& unit = units_.cells[*c];
+    const std::string where = "line " + std::to_string(units_.line) + ", column '" + name + "'";
     for (const UnitScale& u : kUnits)
-      if (unit == u.unit) return Metric{*c, u.factor};
-    throw InputError(t_.file, "line " + std::to_string(units_.line) + ", column '" + name + "'",
-                     "unit '" + unit + "' is not one this reader converts");
+      if (unit == u.unit) {
+        if (u.kind != kind)
+          throw InputError(t_.file, where,
+                           "unit '" + unit + "' is " + kind_name(u.kind) +
+                               ", but the metric "
+                               "counts " +
+                               kind_name(kind));
+        return Metric{*c, u.factor};
+      }
+    throw InputError(t_.file, where, "unit '" + unit + "' is not one this reader converts");
   }
 
   double value(const CsvRow& row, const Metric& m) const {
@@ -68,8 +85,11 @@ class NcuReader {
     if (cell == "n/a")
       throw InputError(t_.file, t_.where(row, m.column),
                        "'n/a': the metric was not collected for this launch");
-    const double v = parse_count(cell, t_.file, t_.where(row, m.column));
-    return v * m.factor;
+    const double v = parse_count(cell, t_.file, t_.where(row, m.column)) * m.factor;
+    if (!std::isfinite(v))
+      throw InputError(t_.file, t_.where(row, m.column),
+                       "'" + cell + "' in its unit is beyond a double's range");
+    return v;
   }
 
  private:
@@ -100,12 +120,14 @@ CounterImport parse_ncu_csv(const std::string& text, const std::string& file) {
   };
   std::vector<FlopColumns> flop;
   for (const Precision& p : kPrecisions)
-    flop.push_back({p.dtype, r.metric(flop_metric(p.letter, "add")),
-                    r.metric(flop_metric(p.letter, "mul")),
-                    r.metric(flop_metric(p.letter, "fma"))});
-  const auto dram_read = r.metric("dram__bytes_read.sum"),
-             dram_write = r.metric("dram__bytes_write.sum"), l2 = r.metric("lts__t_bytes.sum"),
-             l1 = r.metric("l1tex__t_bytes.sum"), duration = r.metric("gpu__time_duration.sum");
+    flop.push_back({p.dtype, r.metric(flop_metric(p.letter, "add"), Kind::count),
+                    r.metric(flop_metric(p.letter, "mul"), Kind::count),
+                    r.metric(flop_metric(p.letter, "fma"), Kind::count)});
+  const auto dram_read = r.metric("dram__bytes_read.sum", Kind::bytes),
+             dram_write = r.metric("dram__bytes_write.sum", Kind::bytes),
+             l2 = r.metric("lts__t_bytes.sum", Kind::bytes),
+             l1 = r.metric("l1tex__t_bytes.sum", Kind::bytes),
+             duration = r.metric("gpu__time_duration.sum", Kind::time);
   if (dram_read.has_value() != dram_write.has_value())
     throw InputError(file, "header",
                      std::string("has ") +
@@ -114,14 +136,14 @@ CounterImport parse_ncu_csv(const std::string& text, const std::string& file) {
   // The tensor pipe as a whole, or its sub-pipes where only they were collected (never both:
   // the whole already holds its parts).
   std::vector<Metric> tensor;
-  if (auto whole = r.metric("sm__inst_executed_pipe_tensor.sum")) {
+  if (auto whole = r.metric("sm__inst_executed_pipe_tensor.sum", Kind::count)) {
     tensor.push_back(*whole);
   } else {
     const std::string prefix = "sm__inst_executed_pipe_tensor_op_", suffix = ".sum";
     for (const std::string& h : t.header)
       if (h.rfind(prefix, 0) == 0 && h.size() > prefix.size() + suffix.size() &&
           h.compare(h.size() - suffix.size(), suffix.size(), suffix) == 0)
-        tensor.push_back(*r.metric(h));
+        tensor.push_back(*r.metric(h, Kind::count));
   }
   bool any_flop = false;
   for (const auto& f : flop) any_flop |= f.add || f.mul || f.fma;

@@ -75,6 +75,7 @@ std::vector<LevelLimit> read_level_limits(const json& j, const std::string& file
     const std::string at = "levels[" + std::to_string(i) + "]";
     if (!j[i].is_object()) throw InputError(file, at, "must be an object");
     const FieldReader f(file, j[i], at);
+    f.only({"level", "source", "bytes_per_clock", "per", "bandwidth"});
     LevelLimit l;
     l.level = f.text("level");
     const auto& names = level_limit_names();
@@ -194,6 +195,10 @@ MachineProfile load_machine_profile(const std::string& path) {
   const json j = read_json_file(path, "machine profile");
   if (!j.is_object()) throw InputError(path, "", "a machine profile must be a JSON object");
   const FieldReader f(path, j, "");
+  // A misspelt field (a "peak" beside "peaks", "bandwith") must not drop a figure unsaid. Fields
+  // kept for readers only (notes, memory.type, memory.llc_bytes) are known and not read.
+  f.only({"name", "vendor", "source", "illustrative", "match", "exclude", "clock", "compute_units",
+          "cpu", "memory", "arch", "levels", "peaks", "notes"});
   MachineProfile m;
   m.file = path;
   m.id = fs::path(path).stem().string();
@@ -212,6 +217,7 @@ MachineProfile load_machine_profile(const std::string& path) {
         throw InputError(path, "exclude",
                          "'" + x + "' would refuse the sheet's own match '" + s + "'");
   const FieldReader clock(path, f.require("clock"), "clock");
+  clock.only({"assumed", "sm_mhz"});
   m.clock_assumed = clock.text("assumed");
   m.clock_mhz = clock.bounded("sm_mhz", 1e5);
   m.compute_units = static_cast<int>(f.optional_integer("compute_units", 1, 1000000));
@@ -224,6 +230,7 @@ MachineProfile load_machine_profile(const std::string& path) {
     m.compute_units = m.cpu->cores ? m.cpu->cores : m.cpu->threads;
   }
   const FieldReader mem(path, f.require("memory"), "memory");
+  mem.only({"bandwidth", "l2_bytes", "size_bytes", "llc_bytes", "type"});
   m.bandwidth = mem.bounded("bandwidth", kMaxBandwidth);
   if (mem.has("l2_bytes")) m.l2_bytes = mem.bounded("l2_bytes", 1ull << 50);
   if (mem.has("size_bytes")) m.memory_bytes = mem.bounded("size_bytes", 1ull << 60);
@@ -235,6 +242,7 @@ MachineProfile load_machine_profile(const std::string& path) {
     throw InputError(path, "peaks", "must be a non-empty array");
   for (std::size_t i = 0; i < peaks.size(); ++i) {
     const FieldReader peak(path, peaks[i], "peaks[" + std::to_string(i) + "]");
+    peak.only({"dtype", "flops", "unit", "accumulate", "source", "dense", "fma_per_clock"});
     SpecPeak p;
     p.dtype = peak.text("dtype");
     p.flops = peak.bounded("flops", kMaxPeakFlops);

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "core/utf8.hpp"
+
 namespace ridgeline {
 namespace {
 
@@ -18,7 +20,8 @@ bool is_alnum(const std::string& s, std::size_t i) {
 
 }  // namespace
 
-std::string md_text(const std::string& s) {
+std::string md_text(const std::string& raw) {
+  const std::string s = valid_utf8(raw);
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
@@ -40,7 +43,8 @@ std::string md_text(const std::string& s) {
   return out;
 }
 
-std::string md_code(const std::string& s) {
+std::string md_code(const std::string& raw) {
+  const std::string s = valid_utf8(raw);
   // Code spans show HTML as text, but a raw tag is one careless renderer away from running:
   // text with HTML specials is escaped text instead (no harness name has them).
   if (s.find_first_of("<>&") != std::string::npos) return md_text(s);
@@ -64,7 +68,7 @@ std::string md_code(const std::string& s) {
 
 std::string html_text(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (char c : valid_utf8(s)) {
     if (is_control(c))
       out += ' ';
     else if (c == '&')

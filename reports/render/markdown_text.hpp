@@ -1,6 +1,8 @@
 #pragma once
 // Text from input files (point names, labels, reasons, host names) placed into markdown. Reports
 // end up in CI job summaries, so no input may add a line, a heading, a table column or raw HTML.
+// Each function also replaces bytes that are not valid UTF-8 with U+FFFD (core/utf8.hpp): a
+// kernel name from a profiler's CSV must not make report.md invalid UTF-8.
 #include <fmt/format.h>
 
 #include <string>

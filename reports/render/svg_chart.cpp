@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/units.hpp"
+#include "core/utf8.hpp"
 
 namespace ridgeline {
 namespace {
@@ -138,7 +139,7 @@ double text_width_em(const std::string& utf8) {
 
 std::string xml_escape(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (char c : valid_utf8(s)) {  // an XML parser refuses invalid UTF-8
     switch (c) {
       case '&':
         out += "&amp;";

@@ -1,5 +1,10 @@
 #include "reports/workloads/phase_roofs.hpp"
 
+#include <algorithm>
+
+#include "core/input_error.hpp"
+#include "core/suggest.hpp"
+#include "core/text.hpp"
 #include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
@@ -77,6 +82,40 @@ HostRoofs host_roofs(const FileAnalysis& f, const std::string& weight_dtype,
   out.why = "not measured: no fitted " + activation_dtype + " roofs" + where +
             " (fitted: " + fitted_dtypes(f, space) + "; --compute-dtype picks one, stated)";
   return out;
+}
+
+void check_workload_names(const std::string& space, const std::string& compute_dtype,
+                          const std::vector<const FileAnalysis*>& files) {
+  std::vector<std::string> spaces, dtypes;
+  auto add = [](std::vector<std::string>& to, const std::string& name) {
+    if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  };
+  for (const FileAnalysis* f : files)
+    for (const GroupAnalysis& g : f->groups) {
+      add(spaces, g.fit.space);
+      if (space.empty() || g.fit.space == space) add(dtypes, g.fit.dtype);
+    }
+  // did_you_mean with the case forgiven first: 'openmp' is 'OpenMP'.
+  auto hint = [](const std::string& typed, const std::vector<std::string>& names) {
+    for (const auto& n : names)
+      if (lower_ascii(n) == lower_ascii(typed)) return " (did you mean '" + n + "'?)";
+    return did_you_mean(typed, names);
+  };
+  auto listed = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  if (!space.empty() && std::find(spaces.begin(), spaces.end(), space) == spaces.end())
+    throw InputError("", "--space",
+                     "'" + space + "' is not a space of these results (" + listed(spaces) + ")" +
+                         hint(space, spaces));
+  if (!compute_dtype.empty() &&
+      std::find(dtypes.begin(), dtypes.end(), compute_dtype) == dtypes.end())
+    throw InputError("", "--compute-dtype",
+                     "'" + compute_dtype + "' is not a dtype of these results" +
+                         (space.empty() ? "" : " in " + space) + " (" + listed(dtypes) + ")" +
+                         hint(compute_dtype, dtypes));
 }
 
 }  // namespace ridgeline

@@ -3,6 +3,7 @@
 // file, and which group of a host serves a workload's dtype.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reports/fit/analysis.hpp"
 
@@ -44,5 +45,11 @@ struct HostRoofs {
 HostRoofs host_roofs(const FileAnalysis& f, const std::string& weight_dtype,
                      const std::string& activation_dtype, const std::string& compute_dtype,
                      const std::string& space);
+
+// --space and --compute-dtype checked against what the results hold: a name none of them has
+// (a typo, a space this build never ran) is an InputError naming the option, the names there
+// are and the likely one; it would otherwise give a table of "not measured" and exit 0.
+void check_workload_names(const std::string& space, const std::string& compute_dtype,
+                          const std::vector<const FileAnalysis*>& files);
 
 }  // namespace ridgeline

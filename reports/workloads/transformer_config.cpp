@@ -43,6 +43,7 @@ double weight_bits(const std::string& dtype) {
 WeightFormat read_weight_format(const std::string& file, const json& j, const std::string& at) {
   if (!j.is_object()) throw InputError(file, at, "must be an object");
   const FieldReader f(file, j, at);
+  f.only({"name", "dtype", "group_size", "scale_bytes", "note"});
   WeightFormat w;
   w.name = f.text("name");
   w.dtype = f.text("dtype");
@@ -105,6 +106,11 @@ TransformerConfig load_transformer_config(const std::string& path) {
     throw InputError(
         path, "schema_version",
         fmt::format("'{}' is not a version {}.x workload file", version, kWorkloadSchemaMajor));
+  // A misspelt field ("layer") must not leave its value out of the counts unsaid.
+  f.only({"schema_version", "name", "source", "parameters", "active_parameters", "layers",
+          "hidden_size", "attention_heads", "kv_heads", "head_dim", "intermediate_size",
+          "vocabulary", "tied_embeddings", "qkv_bias", "experts", "activation_dtype",
+          "kv_cache_dtype", "weight_formats"});
   TransformerConfig c;
   c.file = path;
   c.id = fs::path(path).stem().string();
@@ -128,6 +134,7 @@ TransformerConfig load_transformer_config(const std::string& path) {
     const json& e = j["experts"];
     if (!e.is_object()) throw InputError(path, "experts", "must be an object {count, active}");
     const FieldReader ef(path, e, "experts");
+    ef.only({"count", "active"});
     c.experts = positive_count(ef, "count", 1024);
     c.active_experts = positive_count(ef, "active", 1024);
     if (c.active_experts > c.experts)

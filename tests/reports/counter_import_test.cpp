@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/input_error.hpp"
+#include "core/utf8.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/counter_import.hpp"
 #include "reports/kernels/csv_table.hpp"
@@ -48,6 +49,11 @@ TEST(CsvTable, QuotedCellsHoldCommasQuotesAndNewlines) {
   EXPECT_THROW(parse_count("-1", "t.csv", "x"), InputError);
   EXPECT_THROW(parse_count("1,,0", "t.csv", "x"), InputError);
   EXPECT_THROW(parse_count("", "t.csv", "x"), InputError);
+  EXPECT_EQ(parse_count("1.5e3", "t.csv", "x"), 1500);
+  EXPECT_EQ(parse_count("12", "t.csv", "x"), 12);
+  for (const char* bad : {"1.234,5", "0x10", "1,2", "1234,567", "1,0000", "inf", "nan", "1.", ".5",
+                          "1e", "1,234,56", " 1", "1 "})
+    EXPECT_THROW(parse_count(bad, "t.csv", "x"), InputError) << bad;
 }
 
 TEST(NcuCsv, ReadsTheRawPageWithItsUnits) {
@@ -210,6 +216,28 @@ TEST(CounterImport, BadInputNamesTheFileLineAndColumn) {
       {"Dispatch_Id,Counter_Name,Counter_Value\n1,FETCH_SIZE,1\n",
        "header: no 'Kernel_Name' column"},
       {roc_head, "no dispatch (only the header row)"},
+      // A unit that does not fit its metric's kind: a time on a byte counter, bytes on an
+      // instruction counter (read, they gave a kernel at 10^9 % of its roof).
+      {"\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\"\n"
+       "\"\",\"\",\"usecond\",\"Mbyte\"\n\"0\",\"k\",\"1\",\"1\"\n",
+       "line 2, column 'dram__bytes_read.sum': unit 'usecond' is a time, but the metric counts "
+       "bytes"},
+      {"\"ID\",\"Kernel Name\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\"\n"
+       "\"\",\"\",\"Gbyte\"\n\"0\",\"k\",\"1\"\n",
+       "line 2, column 'smsp__sass_thread_inst_executed_op_dfma_pred_on.sum': unit 'Gbyte' is "
+       "bytes, but the metric counts a count of instructions"},
+      // Numbers that strtod would take and that are not counts.
+      {ncu_head + "\"0\",\"k\",\"1.234,5\",\"1\"\n",
+       "line 3, column 'dram__bytes_read.sum': '1.234,5' is not a count"},
+      {ncu_head + "\"0\",\"k\",\"0x10\",\"1\"\n",
+       "line 3, column 'dram__bytes_read.sum': '0x10' is not a count"},
+      {ncu_head + "\"0\",\"k\",\"1e400\",\"1\"\n",
+       "line 3, column 'dram__bytes_read.sum': '1e400' is beyond a double's range"},
+      // Finite cells whose unit or sum is not.
+      {ncu_head + "\"0\",\"k\",\"1e305\",\"1\"\n",
+       "line 3, column 'dram__bytes_read.sum': '1e305' in its unit is beyond a double's range"},
+      {ncu_head + "\"0\",\"k\",\"1e302\",\"1e302\"\n\"1\",\"k\",\"1e302\",\"1e302\"\n",
+       "kernel 'k': its counts summed over its launches are beyond a double's range"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
@@ -262,6 +290,28 @@ TEST(CountsCli, ReportAndPlaceSayWhereEachKernelsCountsCameFrom) {
   EXPECT_NE(place.out.find("counted, but no kernel of that label: example::triad (" + kRocprof),
             std::string::npos)
       << place.out;
+}
+
+// A profiler's kernel name holding bytes that are not UTF-8 and terminal controls: report.md
+// stays valid UTF-8, and place writes no raw control character to the terminal.
+TEST(CountsCli, HostileKernelNamesReachNeitherReportNorTerminalRaw) {
+  TempDir dir;
+  write_file(dir.path + "/names.csv",
+             "Dispatch_Id,Kernel_Name,Counter_Name,Counter_Value\n"
+             "1,\"evil\xff\x1b[2J\rfake\",FETCH_SIZE,1\n");
+  const auto r = run_command(kBin + " report " + kData + "/gpu_run.json --kernels " + kGpuKernels +
+                             " --counts " + dir.path + "/names.csv --out " + dir.path + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string md = slurp(dir.path + "/out/report.md");
+  EXPECT_EQ(valid_utf8(md), md) << "report.md is not valid UTF-8";
+  EXPECT_NE(md.find("evil\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  const auto place = run_command(kBin + " place " + kData + "/gpu_run.json --kernels " +
+                                 kGpuKernels + " --counts " + dir.path + "/names.csv");
+  ASSERT_EQ(place.exit_code, 0) << place.err;
+  EXPECT_EQ(place.out.find('\x1b'), std::string::npos) << place.out;
+  EXPECT_EQ(place.out.find('\r'), std::string::npos) << place.out;
+  EXPECT_NE(place.out.find("evil\xff\\x1b[2J\\rfake"), std::string::npos) << place.out;
 }
 
 TEST(CountsCli, ABadCounterFileIsOneLineExitTwoAndNoReport) {

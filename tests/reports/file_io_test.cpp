@@ -95,6 +95,26 @@ TEST(FileIo, ReplacedFileKeepsItsModeAndNoTemporaryFileIsLeft) {
   EXPECT_EQ(dir.file_count(), 1);
 }
 
+// Several outputs of one command: one that cannot be written leaves none written, and no
+// temporary file behind; `compare --json` into a missing folder no longer writes --out first.
+TEST(FileIo, SeveralOutputsAreAllOrNothing) {
+  TempDir dir;
+  const std::string md = dir.path + "/c.md", json = dir.path + "/no/such/c.json";
+  EXPECT_THROW(write_texts_atomically({{md, "markdown\n"}, {json, "{}\n"}}), IoError);
+  EXPECT_EQ(dir.file_count(), 0);
+  write_texts_atomically({{md, "markdown\n"}, {dir.path + "/c.json", "{}\n"}});
+  EXPECT_EQ(slurp(md), "markdown\n");
+  EXPECT_EQ(dir.file_count(), 2);
+
+  TempDir cli;
+  const auto r =
+      run_command(kBin + " compare " + kData + "/cpu_run_a.json " + kData +
+                  "/cpu_run_b.json --out " + cli.path + "/c.md --json " + cli.path + "/no/c.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_EQ(cli.file_count(), 0) << "compare wrote --out although --json could not be written";
+}
+
 TEST(FileIo, FailuresCarryTheSystemsReason) {
   EXPECT_EQ(error_of([] { write_text_atomically("/nonexistent/dir/r.json", "x"); }),
             "/nonexistent/dir/r.json: cannot write (temporary file): No such file or directory");

@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <regex>
 
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
+#include "reports/kernels/kernel_names.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 #include "reports/kernels/kernels_file.hpp"
 #include "tests/reports/cli_test_support.hpp"
@@ -88,6 +90,7 @@ TEST_F(KernelPlacementTest, AComputeBoundKernelIsHeldAgainstP) {
 TEST_F(KernelPlacementTest, AKernelWithoutFlopsIsHeldAgainstBItself) {
   Kernel copy = kernel("app::copy", 0, 1);
   copy.median_s = copy.counts->bytes_per_call / (0.8 * roof().bandwidth);
+  copy.seconds_total = double(copy.calls) * copy.median_s;
   const auto p = place_kernels(file_of({copy}), {analysis_});
   ASSERT_TRUE(p[0].placed);
   EXPECT_FALSE(p[0].intensity.has_value() && *p[0].intensity > 0);
@@ -138,6 +141,70 @@ TEST_F(KernelPlacementTest, UnfencedTimesOfADeviceSpaceCarryACaveat) {
   const auto p = place_kernels(f, {analysis_});
   EXPECT_FALSE(p[0].placed);  // no Cuda roofs in a CPU file
   EXPECT_NE(p[0].caveat.find("times not fenced"), std::string::npos);
+}
+
+// Rates use the mean time per call (the share of time's statistic), not the median: a kernel
+// with a few slow calls is placed by the time it really took.
+TEST_F(KernelPlacementTest, RatesUseTheMeanTimePerCall) {
+  const double i = roof().ridge_point() / 10;
+  Kernel k = kernel("app::stream", i, 0.5 * i * roof().bandwidth);
+  k.seconds_total *= 2;  // the mean is twice the median
+  const auto p = place_kernels(file_of({k}), {analysis_});
+  ASSERT_TRUE(p[0].placed);
+  EXPECT_NEAR(p[0].fraction, 0.25, 1e-12);
+  // Counts declared per launch: the counted calls' sums.
+  k.counts->counted_calls = 5;
+  k.counts->counted_seconds = 5 * k.median_s;
+  EXPECT_NEAR(place_kernels(file_of({k}), {analysis_})[0].fraction, 0.5, 1e-12);
+}
+
+TEST_F(KernelPlacementTest, HottestFirstAndHowManyWerePlaced) {
+  const double i = roof().ridge_point();
+  Kernel cold = kernel("app::cold", i, 1e9), hot = kernel("app::hot", i, 1e9);
+  Kernel init = kernel("Kokkos::View::initialization [a]", 1, 1e9);
+  init.counts.reset();
+  cold.seconds_total = 1;
+  hot.seconds_total = 5;
+  init.seconds_total = 2;
+  const KernelsFile f = file_of({cold, init, hot});  // placements point into it
+  const auto p = place_kernels(f, {analysis_});
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].kernel->label, "app::hot");
+  EXPECT_EQ(p[1].kernel->label, init.label);
+  EXPECT_EQ(p[2].kernel->label, "app::cold");
+  EXPECT_EQ(placement_tally(p),
+            "placed 2 of 3 kernels (75 % of kernel time); not placed: 1 no counts (declare them "
+            "with ridgeline/annotate.hpp, or import a profiler's with --counts)");
+}
+
+TEST_F(KernelPlacementTest, OtherThreadsThanTheRoofsAreSaid) {
+  const double i = roof().ridge_point();
+  KernelsFile f = file_of({kernel("k", i, 1e9)});
+  int roof_threads = 0;
+  for (const SpaceInfo& s : analysis_->results.spaces)
+    if (s.name == "OpenMP") roof_threads = s.concurrency;
+  ASSERT_GT(roof_threads, 0);
+  f.host_threads = roof_threads + 1;
+  f.host_threads_from = "OMP_NUM_THREADS";
+  auto p = place_kernels(f, {analysis_});
+  EXPECT_EQ(p[0].caveat, "kernels ran on " + std::to_string(roof_threads + 1) +
+                             " threads (OMP_NUM_THREADS), the roofs on " +
+                             std::to_string(roof_threads));
+  f.host_threads = roof_threads;
+  EXPECT_TRUE(place_kernels(f, {analysis_})[0].caveat.empty());
+}
+
+TEST(KernelNames, MangledLambdaLabelsAreDemangledAndShortened) {
+  // typeid(lambda).name() of a lambda in update_halo_kernel(int, int*, double*), as Kokkos 3.4
+  // labels an unnamed kernel.
+  EXPECT_EQ(readable_kernel_name("Z18update_halo_kerneliPiPdEUliE_"),
+            "update_halo_kernel(int, int*, double*)::{lambda(int)#1}");
+  const std::string longer = "Z18update_halo_kerneliiiiPiS_PdS0_S0_S0_S0_S0_S0_EUliiE_";
+  EXPECT_EQ(readable_kernel_name(longer), "update_halo_kernel(…)::{lambda(int, int)#1}");
+  EXPECT_EQ(readable_kernel_name("N6Kokkos4Impl9FunctorXYE"), "Kokkos::Impl::FunctorXY");
+  for (const std::string label :
+       {"app::triad", "Kokkos::View::initialization [a]", "Zoom", "NaN check", ""})
+    EXPECT_EQ(readable_kernel_name(label), label);
 }
 
 // A kernels file as the connector writes it (connector/schema.md), host devbox.
@@ -250,6 +317,100 @@ TEST(KernelsCli, PlaceTakesAKernelsFile) {
   const auto none = run_command(kBin + " place " + kData + "/cpu_run_a.json");
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_EQ(line_count(none.err), 1) << none.err;
+}
+
+// What `place` prints for a kernels file is the file's text, escaped: a label with ESC, CR or a
+// newline cannot forge a line on the terminal. An incomplete file and the tally are said.
+TEST(KernelsCli, PlaceEscapesLabelsAndSaysWhatItHolds) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["complete"] = false;
+  doc["kernels"][1]["label"] = "evil\x1b[2J\rplaced 9 of 9\nfake";
+  write_json(dir.path + "/k.json", doc);
+  const auto r =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
+  EXPECT_NE(r.out.find("evil\\x1b[2J\\rplaced 9 of 9\\nfake"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("written while the application ran"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("placed 1 of 2 kernels"), std::string::npos) << r.out;
+}
+
+TEST(KernelsFile, ARateBeyondADoubleNamesTheField) {
+  json doc = kernels_doc();
+  doc["kernels"][0]["counts"]["flop_per_call"] = 1e300;
+  doc["kernels"][0]["seconds_total"] = 1e-20;
+  doc["kernels"][0]["seconds_per_call"] = {{"median", 1e-21}, {"p25", 1e-21}, {"p75", 1e-21}};
+  try {
+    parse_kernels(doc.dump(), "k.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "k.json: kernels[0].counts.flop_per_call: over the time per call gives a rate "
+              "beyond a double's range");
+  }
+}
+
+// `profile` checks the kernels file's folder before the application starts, and returns the
+// application's exit code; a program whose Kokkos never loaded the connector (here: no Kokkos at
+// all) is said in one line, and a "successful" run without a kernels file is not a success.
+TEST(KernelsCli, ProfileChecksTheOutputFirstAndReturnsTheApplicationsCode) {
+  TempDir dir;
+  const std::string marker = dir.path + "/ran";
+  auto r = run_command(kBin + " profile --out " + dir.path + "/no/such/k.json -- touch " + marker);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--out: folder '" + dir.path + "/no/such' does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "the application ran";
+
+  r = run_command(kBin + " profile --out " + dir.path + "/k.json -- sh -c 'exit 3'");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no kernels file: the application's Kokkos did not load the connector"),
+            std::string::npos)
+      << r.err;
+  r = run_command(kBin + " profile --out " + dir.path + "/k.json -- true");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
+// Finite but extreme counts and times: an intensity beyond a double is refused; what is left
+// prints with an exponent, never "inf" or a 300-digit number.
+TEST(KernelsCli, ExtremeCountsAndTimesPrintNoInfinityAndNoEndlessDigits) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["kernels"][0]["counts"]["flop_per_call"] = 1e300;
+  doc["kernels"][0]["counts"]["bytes_per_call"] = 1e-300;
+  try {
+    parse_kernels(doc.dump(), "k.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "k.json: kernels[0].counts.flop_per_call: over bytes_per_call gives an intensity "
+              "beyond a double's range");
+  }
+  doc = kernels_doc();
+  doc["kernels"][0]["seconds_total"] = 1e300;
+  doc["kernels"][0]["seconds_per_call"] = {{"median", 1e290}, {"p25", 1e290}, {"p75", 1e290}};
+  doc["kernels"][1]["seconds_total"] = 1e-290;
+  doc["kernels"][1]["seconds_per_call"] = {{"median", 1e-291}, {"p25", 1e-291}, {"p75", 1e-291}};
+  doc["kernels"][1]["counts"] = {{"flop_per_call", 1e-280},
+                                 {"bytes_per_call", 1e-280},
+                                 {"dtype", "fp64"},
+                                 {"source", "annotation"}};
+  write_json(dir.path + "/k.json", doc);
+  const auto place =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  ASSERT_EQ(place.exit_code, 0) << place.err;
+  const auto report = run_command(kBin + " report " + kData + "/cpu_run_a.json --kernels " +
+                                  dir.path + "/k.json --out " + dir.path + "/out");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  for (const std::string& text : {place.out, slurp(dir.path + "/out/report.md")}) {
+    EXPECT_FALSE(std::regex_search(text, std::regex("\\binf\\b"))) << text;
+    EXPECT_FALSE(std::regex_search(text, std::regex("[0-9]{25}"))) << text;
+  }
 }
 
 TEST(KernelsCli, ABadKernelsFileIsOneLineExitTwoAndNoReport) {

@@ -290,6 +290,36 @@ TEST_F(BrokenProfile, MissingFieldNamesFileAndField) {
   }
 }
 
+// A misspelt field would drop its figure unsaid: refused, naming the field and the likely one.
+TEST_F(BrokenProfile, UnknownFieldsAreRefusedWithTheLikelyOne) {
+  const std::string sheet =
+      R"({"name":"x","vendor":"v","source":"y","clock":{"assumed":"boost","sm_mhz":1},
+          "memory":{"bandwidth":1e9},"peaks":[{"dtype":"fp32","flops":1,"unit":"vector",
+          "dense":true}]})";
+  const std::pair<std::string, std::string> kCases[] = {
+      {R"("peaks":)", R"("peak":[], "peaks":)"},
+      {R"("bandwidth":1e9)", R"("bandwith":1e9, "bandwidth":1e9)"},
+      {R"("sm_mhz":1)", R"("sm_mhz":1, "smmhz":2)"},
+      {R"("dense":true)", R"("dense":true, "sparse":false)"}};
+  const std::string expected[] = {"peak: unknown field", "memory.bandwith: unknown field",
+                                  "clock.smmhz: unknown field", "peaks[0].sparse: unknown field"};
+  const std::string likely[] = {"(did you mean 'peaks'?)", "(did you mean 'bandwidth'?)",
+                                "(did you mean 'sm_mhz'?)", ""};
+  for (std::size_t i = 0; i < std::size(kCases); ++i) {
+    std::string body = sheet;
+    body.replace(body.find(kCases[i].first), kCases[i].first.size(), kCases[i].second);
+    const auto path = write(body);
+    try {
+      load_machine_profile(path);
+      ADD_FAILURE() << "accepted " << kCases[i].second;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(path + ": " + expected[i], 0), 0u) << what;
+      EXPECT_NE(what.find(likely[i]), std::string::npos) << what;
+    }
+  }
+}
+
 // A CPU sheet's facts are checked like every other field: one line naming the file and field.
 TEST_F(BrokenProfile, CpuSheetFactsNameFileAndField) {
   const std::string head =

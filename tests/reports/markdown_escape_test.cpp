@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "core/utf8.hpp"
+
 #include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
@@ -34,6 +36,23 @@ TEST(MarkdownText, CodeSpansSurviveBackticksPipesAndNewlines) {
 TEST(MarkdownText, HtmlTextEscapesTheFiveSpecials) {
   EXPECT_EQ(html_text("<b a=\"1\" c='2'>&</b>"),
             "&lt;b a=&quot;1&quot; c=&#39;2&#39;&gt;&amp;&lt;/b&gt;");
+}
+
+// Bytes that are not UTF-8 (a kernel name from a profiler's CSV) become U+FFFD, one per byte;
+// well-formed text, multi-byte characters included, is left as it is.
+TEST(MarkdownText, InvalidUtf8IsReplacedSoTheReportStaysUtf8) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(valid_utf8("µs × ∞ 𝄞"), "µs × ∞ 𝄞");
+  EXPECT_EQ(valid_utf8("a\xff"
+                       "b"),
+            "a" + fffd + "b");
+  EXPECT_EQ(valid_utf8("\xC0\xAF"), fffd + fffd);                        // overlong '/'
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);             // a surrogate
+  EXPECT_EQ(valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // above U+10FFFF
+  EXPECT_EQ(valid_utf8("\xE2\x88"), fffd + fffd);                        // cut short
+  EXPECT_EQ(md_text("k\xfe"), "k" + fffd);
+  EXPECT_EQ(md_code("k\xfe"), "`k" + fffd + "`");
+  EXPECT_EQ(html_text("k\xfe"), "k" + fffd);
 }
 
 // Every table row has as many cell separators as the table's header.

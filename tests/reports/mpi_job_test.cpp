@@ -55,6 +55,17 @@ TEST(MpiJob, ReadsRanksAndSplitsByDevice) {
       << parts[1].device_label;
   EXPECT_EQ(one_rank(r, 3).points.size(), r.points.size() / 4);
   EXPECT_THROW(one_rank(r, 4), InputError);
+  // A file that is not a job's has rank 0 only (the default), never another rank's numbers.
+  const Results single = parse_results(slurp(kData + "/cpu_run_a.json"), "plain.json");
+  EXPECT_EQ(one_rank(single, 0).points.size(), single.points.size());
+  try {
+    one_rank(single, 1);
+    ADD_FAILURE() << "--rank 1 of a file without ranks was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "plain.json: mpi: missing: not an MPI job's file, so it has no rank 1 (--rank is "
+              "for a job's file)");
+  }
 }
 
 TEST(MpiJob, RefusesRanksOutsideTheJobAndRanksWithoutAJob) {

@@ -432,7 +432,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadWorkload{", \"scale_bytes\": 2.5", "", "weight_formats[2].scale_bytes"},
         BadWorkload{"\"name\": \"fp8\"", "\"name\": \"bf16\"", "weight_formats[1].name"},
         BadWorkload{"\"schema_version\": \"1.0\"", "\"schema_version\": \"2.0\"", "schema_version"},
-        BadWorkload{"\"layers\": 28,", "\"layers\": 28, \"experts\": 3,", "experts"}));
+        BadWorkload{"\"layers\": 28,", "\"layers\": 28, \"experts\": 3,", "experts"},
+        // Misspelt fields: refused with the likely one, not ignored.
+        BadWorkload{"\"layers\": 28,", "\"layers\": 28, \"layer\": 3,", "layer"},
+        BadWorkload{"\"name\": \"fp8\", \"dtype\": \"fp8\"",
+                    "\"name\": \"fp8\", \"dtype\": \"fp8\", \"groupsize\": 64",
+                    "weight_formats[1].groupsize"}));
 
 struct BadPlace {
   const char* args;
@@ -463,7 +468,17 @@ INSTANTIATE_TEST_SUITE_P(
                       BadPlace{"--workload qwen2.5-7b --prompt 8 --kv-dtype int2", "--kv-dtype"},
                       BadPlace{"--batch 1 --context 8 --intensities 1", "--batch"},
                       BadPlace{"--workload qwen2.5-7b --prompt 8 --intensities 1", "--intensities"},
-                      BadPlace{"", "--intensities"}));
+                      BadPlace{"", "--intensities"},
+                      // Names the results do not hold: refused, not a "not measured" table.
+                      BadPlace{"--workload qwen2.5-7b --prompt 8 --space openmp",
+                               "--space: 'openmp' is not a space of these results (OpenMP) "
+                               "(did you mean 'OpenMP'?)"},
+                      BadPlace{"--workload qwen2.5-7b --prompt 8 --compute-dtype fp46",
+                               "--compute-dtype: 'fp46' is not a dtype of these results"},
+                      BadPlace{"--workload qwen2.5-7b --prompt 8 --space OpenMP --compute-dtype "
+                               "bf16",
+                               "--compute-dtype: 'bf16' is not a dtype of these results in "
+                               "OpenMP"}));
 
 }  // namespace
 }  // namespace ridgeline

@@ -12,5 +12,10 @@ extern const char kRunBin[];            // ridgeline (builds with the harness)
 extern const char kKpLibrary[];         // ridgeline-kp, the Kokkos Tools connector
 extern const char kExampleBin[];        // ridgeline-example-kernels (builds with the harness)
 extern const char kFailingIoPreload[];  // failing_io_preload, loaded with LD_PRELOAD
+// For a project built outside the tree against this build (tests/connector/outside_app):
+extern const char kBuildDir[];     // this build's folder (what `cmake --install` installs)
+extern const char kCMake[];        // the cmake that configured it
+extern const char kCxxCompiler[];  // its C++ compiler
+extern const char kKokkosDir[];    // Kokkos_DIR (empty in a reporter-only build)
 
 }  // namespace ridgeline::test::paths

@@ -8,13 +8,18 @@
 //   value: "flop=<per call> bytes=<per call> dtype=<fp64|fp32|...>"
 //
 // Counts are decimal numbers (integers or floating point); dtype names the roof's precision as
-// ridgeline's results files spell it.
+// ridgeline's results files spell it. A declaration holds for the label's launches from then on,
+// until the label is declared again: the connector sums each launch's counts per label.
+//
+// C++14: applications of Kokkos 3.x build as C++14, so no nested namespace definitions and no
+// inline variables here (a namespace-scope constexpr has internal linkage: one per TU is fine).
 #include <cstdio>
 #include <string>
 
-namespace ridgeline::annotation {
+namespace ridgeline {
+namespace annotation {
 
-inline constexpr const char* kKeyPrefix = "ridgeline.counts:";
+constexpr const char* kKeyPrefix = "ridgeline.counts:";
 
 inline std::string key_for(const std::string& label) { return kKeyPrefix + label; }
 
@@ -25,4 +30,5 @@ inline std::string value_for(double flop_per_call, double bytes_per_call,
   return buf + dtype;
 }
 
-}  // namespace ridgeline::annotation
+}  // namespace annotation
+}  // namespace ridgeline
