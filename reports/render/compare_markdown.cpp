@@ -211,9 +211,10 @@ std::string catch_line(const Comparison& c) {
               [](const auto* a, const auto* b) { return a->min_detectable < b->min_detectable; });
     s += fmt::format(
         "{}shared-level points ({}, judged against their history's range): only a fall below "
-        "their history's slowest night and below tonight's DRAM rate of their traffic, median "
-        "{:.1f} %, largest {:.1f} % ({}); a slowdown that stays within that range, or above that "
-        "DRAM rate, is not caught there",
+        "their history's slowest night (and, where the cache list says the level is not the "
+        "run's, below tonight's DRAM rate of their traffic), median {:.1f} %, largest {:.1f} % "
+        "({}); a slowdown that stays within that range, or above that DRAM rate, is not caught "
+        "there",
         s.empty() ? "" : "; ", shared.size(), 100 * shared[shared.size() / 2]->min_detectable,
         100 * shared.back()->min_detectable, md_code(shared.back()->metric));
   }
