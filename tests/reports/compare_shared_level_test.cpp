@@ -23,6 +23,8 @@
 #include <random>
 #include <set>
 
+#include "reports/compare/cache_ownership.hpp"
+#include "reports/compare/shared_level.hpp"
 #include "tests/reports/cli_test_support.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -226,6 +228,58 @@ class CompareSharedLevel : public ::testing::Test {
 
 const std::string kUpdate64 = "update_xy/OpenMP/fp64/n:4194304";
 const std::string kUpdate32 = "update_xy/OpenMP/fp32/n:8388608";
+
+// Which levels the run owns, from the cache list and the space's threads.
+TEST(CacheOwnership, ALevelIsTheRunsWhenItsThreadsAloneShareIt) {
+  Results r;
+  r.caches = {{1, "data", 48 * kKiB, 1, 64},
+              {1, "instruction", 32 * kKiB, 1, 64},
+              {2, "unified", kMiB, 1, 64},
+              {3, "unified", 32 * kMiB, 64, 1}};
+  r.spaces = {{"OpenMP", "host", 2, std::nullopt}};
+  const auto at = [](double ws) {
+    Point p;
+    p.space = "OpenMP";
+    p.working_set_bytes = ws;
+    return p;
+  };
+  EXPECT_EQ(unowned_level_reason(r, at(64 * kKiB)), "");  // the two threads' L1s
+  EXPECT_EQ(unowned_level_reason(r, at(2 * kMiB)), "");   // their L2s
+  EXPECT_EQ(unowned_level_reason(r, at(16 * kMiB)),
+            "L3 (32 MiB) is shared by 64 threads, the run has 2");
+  // Past the L3, below DRAM (4 × the L3): still partly in it.
+  EXPECT_NE(unowned_level_reason(r, at(64 * kMiB)), "");
+  EXPECT_EQ(unowned_level_reason(r, at(128 * kMiB)), "");  // DRAM
+  r.caches[3].shared_by_threads = 2;                       // a VM's whole L3, both vCPUs the run's
+  EXPECT_EQ(unowned_level_reason(r, at(16 * kMiB)), "");
+  r.caches.pop_back();  // the L3 unknown
+  r.caches_incomplete = "L3 left out";
+  r.dram_min_bytes = 1 * kGiB;
+  EXPECT_EQ(unowned_level_reason(r, at(2 * kMiB)), "");
+  EXPECT_NE(
+      unowned_level_reason(r, at(16 * kMiB)).find("last-level cache of unknown size (L3 left out)"),
+      std::string::npos);
+  EXPECT_EQ(unowned_level_reason(r, at(2 * kGiB)), "");
+  // A GPU's caches are the run's.
+  r.spaces.push_back({"Cuda", "device", 1, DeviceInfo{"GPU", 50 * kMiB, 0, 0, 132}});
+  Point g = at(16 * kMiB);
+  g.space = "Cuda";
+  EXPECT_EQ(unowned_level_reason(r, g), "");
+}
+
+// Two states visibly apart, each seen twice, against a spread of one state.
+TEST(HistoryModes, TheIssuesFp32NightsAreBimodalItsFp64NightsNotYet) {
+  const HistoryModes fp32 = history_modes({95.1, 119.6, 134.1, 139.0, 145.2, 67.9, 74.4}, 5);
+  EXPECT_GT(fp32.gap, 0.5);
+  EXPECT_GT(fp32.spread, 0);
+  EXPECT_LT(fp32.spread, 0.2);
+  // One low night among six high ones is an outlier, not a state.
+  EXPECT_EQ(history_modes({122.9, 131.3, 133.2, 146.7, 147.5, 134.8, 67.6}, 5).gap, 0);
+  // Two clusters closer than the threshold are one.
+  EXPECT_EQ(history_modes({100, 100.5, 101, 103, 103.5, 104}, 5).gap, 0);
+  EXPECT_GT(history_modes({100, 100.5, 101, 203, 203.5, 204}, 5).gap, 0.9);
+  EXPECT_EQ(history_modes({100, 200, 201}, 5).gap, 0);  // too few nights for two of each
+}
 
 // Nights 4–8, each against the nights before it, as scripts/nightly runs them: none fails.
 TEST_F(CompareSharedLevel, EightNightsOfASharedL3PassAsTheyCame) {
