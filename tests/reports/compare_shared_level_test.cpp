@@ -6,8 +6,9 @@
 // The nights are constructed here from the issue's numbers (a 2-vCPU EPYC VM whose L3 the VM
 // reports only through AMD's legacy leaf, left out as caches_incomplete): the point that set B,
 // `update_xy` at 64 MiB, streams at the night's B of the issue's table (fp64 122.9 131.3 133.2
-// 146.7 147.5 134.8 67.6 64.2 GB/s; fp32 95.1 119.6 134.1 139.0 145.2 67.9 74.4 59.6), and every
-// other set of 32–64 MiB follows its dtype's B relative to its best night (swings of 41–59 %);
+// 146.7 147.5 134.8 67.6 64.2 GB/s; fp32 95.1 119.6 134.1 139.0 145.2 67.9 74.4 59.6), and the
+// other sets of 32–64 MiB (dot, the cache sweep) have two states, steady on the nights B was high
+// and 40–58 % lower on those it fell below 60 % of its best (fp64 nights 7–8, fp32 nights 6–8);
 // DRAM at 2 GiB (triad 38.5 GB/s), the private L1/L2 sets and the peak are steady. Noise is
 // drawn from a fixed seed: the verdicts depend on nothing this machine measures. The profile's
 // dram_min_bytes of 1 GiB stands for where the DRAM plateau begins on that VM (issue 45 measures
@@ -59,6 +60,8 @@ struct Spec {
   Where where;
   double working_set, bytes, flops;
   double rate;  // byte/s (flop/s for peaks) on a night with the L3 to itself
+  // L3 sets other than update_xy: their rate when a neighbour holds the L3, as a share of `rate`.
+  double low_state = 1;
 };
 
 // The points of one night: the quick profile's families on OpenMP, fp64 and fp32.
@@ -86,14 +89,15 @@ std::vector<Spec> specs() {
     s.push_back({"read", "bandwidth", dt, n(2 * kGiB, 1), Where::kDram, 2 * kGiB, 2 * kGiB,
                  2 * kGiB / e, 40e9});
     s.push_back({"dot", "bandwidth", dt, n(32 * kMiB, 2), Where::kShared, 32 * kMiB, 32 * kMiB,
-                 2 * 32 * kMiB / 2 / e, 120e9});
+                 2 * 32 * kMiB / 2 / e, 120e9, 0.42});
     s.push_back({"update_xy", "bandwidth", dt, n(64 * kMiB, 2), Where::kShared, 64 * kMiB,
                  96 * kMiB, 2 * 64 * kMiB / 2 / e, 0});  // rate: the night's B (above)
   }
   // The cache sweep, fp64 as in the quick profile: L1 (2 × 48 KiB), L2 (2 × 1 MiB), the L3.
-  const auto cache = [&s](const char* probe, double ws, Where where, double rate) {
+  const auto cache = [&s](const char* probe, double ws, Where where, double rate,
+                          double low_state = 1) {
     s.push_back({probe, "cache", "fp64", fmt::format("ws:{:.0f}", ws), where, ws,
-                 std::string(probe) == "cache_update" ? 2 * ws : ws, ws / 8, rate});
+                 std::string(probe) == "cache_update" ? 2 * ws : ws, ws / 8, rate, low_state});
   };
   cache("cache_read", 32 * kKiB, Where::kPrivate, 400e9);
   cache("cache_read", 64 * kKiB, Where::kPrivate, 390e9);
@@ -101,10 +105,10 @@ std::vector<Spec> specs() {
   cache("cache_read", kMiB, Where::kPrivate, 195e9);
   cache("cache_update", 64 * kKiB, Where::kPrivate, 380e9);
   cache("cache_update", kMiB, Where::kPrivate, 190e9);
-  cache("cache_read", 32 * kMiB, Where::kShared, 170e9);
-  cache("cache_read", 64 * kMiB, Where::kShared, 150e9);
-  cache("cache_update", 32 * kMiB, Where::kShared, 160e9);
-  cache("cache_update", 64 * kMiB, Where::kShared, 147.5e9);
+  cache("cache_read", 32 * kMiB, Where::kShared, 170e9, 0.5);
+  cache("cache_read", 64 * kMiB, Where::kShared, 150e9, 0.45);
+  cache("cache_update", 32 * kMiB, Where::kShared, 160e9, 0.55);
+  cache("cache_update", 64 * kMiB, Where::kShared, 147.5e9, 0.6);
   return s;
 }
 
@@ -133,11 +137,12 @@ Json night(int i, bool owned_l3 = false) {
     Noise noise(std::uint64_t(i) * 7919 + k);
     double rate = s.rate;
     const double* b = s.dtype == "fp64" ? kSharedB64 : kSharedB32;
-    const double share = b[i] / *std::max_element(b, b + 8);  // the L3 left to this night
+    // A neighbour holds the L3 on the nights whose B fell below 60 % of the best.
+    const bool taken = b[i] < 0.6 * *std::max_element(b, b + 8);
     if (s.probe == "update_xy")
       rate = b[i] * 1e9;
-    else if (s.where == Where::kShared && s.probe != "fma")
-      rate *= share;
+    else if (taken)
+      rate *= s.low_state;
     // Each night a little apart, each sample a little more.
     const double t =
         (s.where == Where::kPeak ? s.flops : s.bytes) / rate * night_factor * (1 + noise(0.004));
@@ -281,13 +286,21 @@ TEST(HistoryModes, TheIssuesFp32NightsAreBimodalItsFp64NightsNotYet) {
   EXPECT_EQ(history_modes({100, 200, 201}, 5).gap, 0);  // too few nights for two of each
 }
 
-// Nights 4–8, each against the nights before it, as scripts/nightly runs them: none fails.
+// Nights 4–8, each against the nights before it, as scripts/nightly runs them: none fails. The
+// gate before this rule failed nights 6, 7 and 8 of them (dot and the cache sweep's 32–64 MiB
+// sets SLOWER, 1 to 6 a night), 3 of 5 as on the VM; on nights 6–8 it is the range that holds.
 TEST_F(CompareSharedLevel, EightNightsOfASharedL3PassAsTheyCame) {
   for (int tonight = 3; tonight < 8; ++tonight) {
     const GateRun g = gate(nights(tonight), night(tonight));
     ASSERT_EQ(g.r.exit_code, 0) << "night " << tonight + 1 << "\n" << g.r.out;
     EXPECT_EQ(g.j["history_decision"], "joins");
     EXPECT_EQ(g.count("SLOWER"), 0) << g.r.out;
+    const Json& shared = g.j["shared_levels"];
+    if (tonight >= 5)
+      EXPECT_GT(shared["varied with neighbours"].get<int>() +
+                    shared["below its history, not below DRAM"].get<int>(),
+                0)
+          << g.r.out;
     // The L3's points are judged against their range, with the reason; nothing else is.
     for (const auto& m : g.j["metrics"]) {
       if (m["kind"] != "point") continue;
