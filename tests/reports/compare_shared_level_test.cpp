@@ -296,11 +296,12 @@ TEST_F(CompareSharedLevel, EightNightsOfASharedL3PassAsTheyCame) {
     EXPECT_EQ(g.j["history_decision"], "joins");
     EXPECT_EQ(g.count("SLOWER"), 0) << g.r.out;
     const Json& shared = g.j["shared_levels"];
-    if (tonight >= 5)
+    if (tonight >= 5) {
       EXPECT_GT(shared["varied with neighbours"].get<int>() +
                     shared["below its history, not below DRAM"].get<int>(),
                 0)
           << g.r.out;
+    }
     // The L3's points are judged against their range, with the reason; nothing else is.
     for (const auto& m : g.j["metrics"]) {
       if (m["kind"] != "point") continue;
