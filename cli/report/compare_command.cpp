@@ -106,6 +106,19 @@ std::string machine_identity(const Results& r) {
 
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nullptr; }
 
+// A point in a cache level the run does not own (compare/shared_level.hpp): why, the range its
+// history showed and tonight's DRAM rate of its traffic (changes against the baseline), and what
+// the range rule decided; null for every other metric.
+nlohmann::json shared_level_json(const MetricComparison& m) {
+  if (!m.shared) return nullptr;
+  const SharedLevel& s = *m.shared;
+  return {{"reason", s.reason},
+          {"history_lowest", number_or_null(s.lowest)},
+          {"history_highest", number_or_null(s.highest)},
+          {"dram_floor", s.dram_floor ? number_or_null(*s.dram_floor) : nlohmann::json(nullptr)},
+          {"outcome", range_outcome_name(s.outcome)}};
+}
+
 nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
   const bool measured = m.verdict != Verdict::kMissing;
   return {{"metric", m.metric},
@@ -145,7 +158,9 @@ nlohmann::json metric_json(const MetricComparison& m, const char* kind) {
            m.cpu_wait_share >= 0 ? number_or_null(m.cpu_wait_share) : nlohmann::json(nullptr)},
           {"history_cpu_wait_share", m.history_cpu_wait_share >= 0
                                          ? number_or_null(m.history_cpu_wait_share)
-                                         : nlohmann::json(nullptr)}};
+                                         : nlohmann::json(nullptr)},
+          // Judged against its history's range: a cache level the run does not own.
+          {"shared_level", shared_level_json(m)}};
 }
 
 // A roof both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
@@ -171,6 +186,18 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
   for (Verdict v : {Verdict::kSlower, Verdict::kFailed, Verdict::kMissing, Verdict::kFaster,
                     Verdict::kAmbiguous, Verdict::kSame})
     counts[verdict_name(v)] = c.count(v);
+  // Points judged against their history's range, by what that range made of them.
+  nlohmann::json shared = {{"points", 0}};
+  for (RangeOutcome r :
+       {RangeOutcome::kWithinTolerance, RangeOutcome::kVariedWithNeighbours,
+        RangeOutcome::kAboveHistory, RangeOutcome::kBelowHistory, RangeOutcome::kBelowDram})
+    shared[range_outcome_name(r)] = 0;
+  for (const auto& m : c.points)
+    if (m.shared) {
+      shared["points"] = shared["points"].get<int>() + 1;
+      shared[range_outcome_name(m.shared->outcome)] =
+          shared[range_outcome_name(m.shared->outcome)].get<int>() + 1;
+    }
   const nlohmann::json j = {
       {"schema_version", "1.3.0"},
       {"verdict", c.regressions() ? "REGRESSION" : "no regression"},
@@ -202,6 +229,7 @@ std::string compare_json(const std::string& current, const Comparison& c, const 
         {"machine_threshold_pct", o.machine_threshold_pct},
         {"clock_limited_ambiguous", o.clock_limited_ambiguous}}},
       {"counts", counts},
+      {"shared_levels", shared},
       {"metrics", metrics},
       {"not_compared", c.not_compared}};
   return j.dump(1) + "\n";

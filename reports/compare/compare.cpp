@@ -4,6 +4,7 @@
 #include "reports/compare/compare_roofs.hpp"
 #include "reports/compare/machine_factor.hpp"
 #include "reports/compare/point_rows.hpp"
+#include "reports/compare/shared_level.hpp"
 
 namespace ridgeline {
 
@@ -13,7 +14,8 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
   const std::vector<const FileAnalysis*> history =
       choose_history(all_history, current, o.min_history, c);
   if (history.empty()) return c;
-  const PointMatch match = match_points(history, current, c);
+  PointMatch match = match_points(history, current, c);
+  mark_levels(match, current.results);
   // The factors need a history whose spread is known (3 nights), whatever --min-history says.
   const bool normalise = history.size() >= 3 && match.rows.size() >= kMinCommonPoints;
   const Factors f = machine_factors(match.rows, history.size(), normalise);

@@ -11,6 +11,7 @@
 #include "reports/compare/annotate.hpp"
 #include "reports/compare/gate_rule.hpp"
 #include "reports/compare/mann_whitney.hpp"
+#include "reports/compare/shared_level.hpp"
 
 namespace ridgeline {
 
@@ -40,6 +41,7 @@ MetricComparison compare_point(const PointRow& r, const Factors& f, const Compar
   m.metric = r.baseline->name;
   // Times: the spread of 1 / t is that of t, so the history's medians serve as they are.
   set_history(m, medians, o);
+  describe_shared_level(m, r, medians, f.current, o);
   m.baseline = fmt::format("{:.4g} s", m.baseline_value);
   m.current = fmt::format("{:.4g} s", pc.median_s);
   m.current_value = pc.median_s;
@@ -73,6 +75,7 @@ void adjust_and_decide(std::vector<MetricComparison>& points,
     m.note += "; " + spread_note(m);
   }
   decide_all(points, tested, tested.size(), o);
+  for (std::size_t i : tested) judge_against_range(points[i]);
 }
 
 }  // namespace

@@ -19,6 +19,21 @@ const char* verdict_name(Verdict v) {
   }
 }
 
+const char* range_outcome_name(RangeOutcome r) {
+  switch (r) {
+    case RangeOutcome::kVariedWithNeighbours:
+      return "varied with neighbours";
+    case RangeOutcome::kAboveHistory:
+      return "above its history";
+    case RangeOutcome::kBelowHistory:
+      return "below its history, not below DRAM";
+    case RangeOutcome::kBelowDram:
+      return "below its history and DRAM";
+    default:
+      return "within tolerance";
+  }
+}
+
 int Comparison::count(Verdict v) const {
   int n = 0;
   for (const auto& m : roofs) n += m.verdict == v;

@@ -39,6 +39,32 @@ struct CompareOptions {
   bool clock_limited_ambiguous = false;
 };
 
+// What the range rule (compare/shared_level.hpp) made of a point in a cache level the run does
+// not own: kWithinTolerance, SAME by the usual rule; kVariedWithNeighbours, SAME within the range
+// its history showed; kAboveHistory, faster than any history night; kBelowHistory, slower than
+// every history night but not below tonight's DRAM rate of its traffic (AMBIGUOUS, reported);
+// kBelowDram, slower than both (the usual verdict stands, SLOWER fails the gate).
+enum class RangeOutcome {
+  kWithinTolerance,
+  kVariedWithNeighbours,
+  kAboveHistory,
+  kBelowHistory,
+  kBelowDram
+};
+const char* range_outcome_name(RangeOutcome r);  // "within tolerance", "varied with neighbours", …
+
+struct SharedLevel {
+  std::string reason;  // why the run does not own the level (cache list, or a bimodal history)
+  // The history's slowest and fastest night (the factors taken out), as changes of throughput
+  // against the baseline.
+  double lowest = 0, highest = 0;
+  // Tonight's DRAM rate of the point's traffic mix, as a change of the point's throughput against
+  // the baseline: the slowest a cache level can serve it, whoever holds the level. nullopt where
+  // tonight has no DRAM-plateau point of that mix (or the point has no mix).
+  std::optional<double> dram_floor;
+  RangeOutcome outcome = RangeOutcome::kWithinTolerance;
+};
+
 struct MetricComparison {
   std::string metric;                            // "B OpenMP/fp64" or a point name
   bool roof = false;                             // a fitted roof (else a point's median)
@@ -88,6 +114,8 @@ struct MetricComparison {
   bool machine_busy = false;
   // A roof MISSING only because tonight's points (all there, compared one by one) did not fit.
   bool unfitted = false;
+  // Points in a cache level the run does not own, judged against their history's range.
+  std::optional<SharedLevel> shared;
 };
 
 struct Comparison {

@@ -78,9 +78,12 @@ constexpr double kSpreadFloor = 0.5;
 
 void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size_t>& which,
                 std::size_t tests, const CompareOptions& o) {
-  std::vector<double> spreads;
+  // Points in a shared level (compare/shared_level.hpp) move with the neighbours: their spreads
+  // say nothing of the others' noise, and set the floor only when no other point has one.
+  std::vector<double> spreads, shared;
   for (std::size_t i : which)
-    if (list[i].spread >= 0) spreads.push_back(list[i].spread);
+    if (list[i].spread >= 0) (list[i].shared ? shared : spreads).push_back(list[i].spread);
+  if (spreads.empty()) spreads = shared;
   const double floor = kSpreadFloor * median(spreads);
   for (std::size_t i : which) {
     MetricComparison& m = list[i];

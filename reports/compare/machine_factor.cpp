@@ -64,6 +64,13 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
   f.night_se.assign(nights, 0);
   f.night_noise.assign(nights, 0);
   if (!normalise || rows.size() < kMinCommonPoints) return f;
+  // Points in a cache level the run does not own move with the neighbours, not with the machine
+  // (compare/shared_level.hpp): the factor is the owned points' while enough of them remain.
+  const std::size_t owned = std::size_t(std::count_if(
+      rows.begin(), rows.end(), [](const PointRow& r) { return r.unowned_level.empty(); }));
+  const auto counts = [owned_only = owned >= kMinCommonPoints](const PointRow& r) {
+    return !owned_only || r.unowned_level.empty();
+  };
   std::vector<double> typical;  // per row: the history's median time
   for (const auto& r : rows) {
     std::vector<double> t;
@@ -76,7 +83,7 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
   for (std::size_t j = 0; j < nights; ++j) {
     std::vector<double> logs, ratios, noise;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].nights[j]) {
+      if (rows[i].nights[j] && counts(rows[i])) {
         ratios.push_back(rows[i].nights[j]->median_s / typical[i]);
         logs.push_back(std::log(ratios.back()));
         noise.push_back(median_log_se(rows[i].nights[j]->samples));
@@ -91,7 +98,7 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
     std::vector<double> t;
     for (std::size_t j = 0; j < nights; ++j)
       if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
-    if (rows[i].current->verified) {
+    if (rows[i].current->verified && counts(rows[i])) {
       logs.push_back(std::log(rows[i].current->median_s / median(t)));
       noise.push_back(median_log_se(rows[i].current->samples));
     }

@@ -56,6 +56,8 @@ struct Factors {
 inline constexpr std::size_t kMinCommonPoints = 5;
 
 // All factors stay 0 unless `normalise`, and a night's unless it shares kMinCommonPoints points.
+// Rows in a cache level the run does not own (PointRow::unowned_level) are left out of the
+// factors while kMinCommonPoints others remain; the factors are still taken out of them.
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise);
 
 // The factor itself as a metric, judged against its spread across the history nights.

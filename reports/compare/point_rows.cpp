@@ -25,7 +25,9 @@ PointMatch match_points(const std::vector<const FileAnalysis*>& history,
       c.not_compared.push_back(pb.name + ": skipped or unverified in the baseline");
       continue;
     }
-    PointRow row{&pb, nullptr, std::vector<const Point*>(history.size(), nullptr)};
+    PointRow row;
+    row.baseline = &pb;
+    row.nights.assign(history.size(), nullptr);
     std::vector<double> medians;
     for (std::size_t j = 0; j < past.size(); ++j) {
       const auto it = past[j].find(pb.name);

@@ -11,9 +11,16 @@
 namespace ridgeline {
 
 struct PointRow {
-  const Point* baseline;             // in the newest history night
-  const Point* current;              // measured tonight
+  const Point* baseline = nullptr;   // in the newest history night
+  const Point* current = nullptr;    // measured tonight
   std::vector<const Point*> nights;  // per history night; null where not measured or verified
+  // Where the point's working set lives (mark_levels, compare/shared_level.hpp): why the run does
+  // not own its cache level (empty: it does); whether a bimodal history may make it a shared-level
+  // point (a memory kernel in a cache level: never the DRAM plateau, a peak point or a library
+  // call); tonight's DRAM rate of its traffic mix in byte/s (0: none measured).
+  std::string unowned_level;
+  bool range_judgeable = false;
+  double dram_rate = 0;
 };
 
 struct PointMatch {

@@ -17,15 +17,90 @@ std::string catches(const MetricComparison& m) {
   return m.min_detectable < 0 ? "none" : fmt::format("{:.1f} %", 100 * m.min_detectable);
 }
 
+// A verdict the range rule gave (compare/shared_level.hpp), after the verdict itself.
+std::string range_suffix(const MetricComparison& m) {
+  if (!m.shared) return {};
+  switch (m.shared->outcome) {
+    case RangeOutcome::kVariedWithNeighbours:
+      return " (shared level varied with neighbours)";
+    case RangeOutcome::kBelowHistory:
+      return " (shared level below its history, not below DRAM)";
+    case RangeOutcome::kBelowDram:
+      return " (shared level below its history and DRAM)";
+    default:
+      return {};
+  }
+}
+
 std::string row(const MetricComparison& m) {
   const std::string tolerance = m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed
                                     ? "–"
                                     : fmt::format("{:.1f} %", 100 * m.tolerance);
-  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}**{}{} | {} |\n",
+  return fmt::format("| {} | {} | {} | {:+.1f} % | {} | {} | {:.3g} | **{}**{}{}{} | {} |\n",
                      md_code(m.metric), m.baseline, m.current, 100 * m.change, tolerance,
                      catches(m), m.q_value, verdict_name(m.verdict),
                      m.clock_limited ? " clock-limited" : "", m.machine_busy ? " machine busy" : "",
-                     md_text(m.note));
+                     range_suffix(m), md_text(m.note));
+}
+
+// Up to five metric names, then "…".
+std::string some_names(const std::vector<const MetricComparison*>& list) {
+  std::string names;
+  for (std::size_t i = 0; i < list.size() && i < 5; ++i)
+    names += (i ? ", " : "") + md_code(list[i]->metric);
+  return names + (list.size() > 5 ? ", …" : "");
+}
+
+// Which points were judged against their history's range instead of its median, why, and what
+// that range made of them tonight; empty when none.
+std::string shared_lines(const Comparison& c) {
+  std::vector<std::pair<std::string, int>> reasons;  // the cache list's reasons, each once
+  int bimodal = 0, n = 0;
+  std::vector<const MetricComparison*> varied, below, below_dram;
+  for (const auto& m : c.points) {
+    if (!m.shared) continue;
+    ++n;
+    if (m.shared->reason.rfind("its history is bimodal", 0) == 0) {
+      ++bimodal;
+    } else {
+      auto it = std::find_if(reasons.begin(), reasons.end(),
+                             [&m](const auto& r) { return r.first == m.shared->reason; });
+      if (it == reasons.end())
+        reasons.emplace_back(m.shared->reason, 1);
+      else
+        ++it->second;
+    }
+    if (m.shared->outcome == RangeOutcome::kVariedWithNeighbours) varied.push_back(&m);
+    if (m.shared->outcome == RangeOutcome::kBelowHistory) below.push_back(&m);
+    if (m.shared->outcome == RangeOutcome::kBelowDram) below_dram.push_back(&m);
+  }
+  if (!n) return {};
+  std::string why;
+  for (const auto& [reason, count] : reasons)
+    why += fmt::format("{}{} point{}: {}", why.empty() ? "" : "; ", count, count == 1 ? "" : "s",
+                       md_text(reason));
+  if (bimodal)
+    why += fmt::format(
+        "{}{} point{}: a history in two clusters of nights farther apart than the "
+        "threshold (the level behaves as shared)",
+        why.empty() ? "" : "; ", bimodal, bimodal == 1 ? "" : "s");
+  std::string md = fmt::format(
+      "**Shared cache levels**: {} point{} lie in a cache level this run does not own and {} "
+      "judged against the range their history showed, not its median ({}). Within that range "
+      "(widened by the tolerance) is SAME; below it but not below tonight's DRAM rate of the "
+      "point's traffic is AMBIGUOUS, reported and not gated (a neighbour holding the whole level "
+      "leaves the set to DRAM); below both is SLOWER. DRAM-plateau and peak points are never "
+      "judged this way.",
+      n, n == 1 ? "" : "s", n == 1 ? "is" : "are", why);
+  if (!varied.empty())
+    md += fmt::format(" Tonight SAME because the level varied with neighbours: {}.",
+                      some_names(varied));
+  if (!below.empty())
+    md += fmt::format(" Below everything their history showed, not below DRAM: {}.",
+                      some_names(below));
+  if (!below_dram.empty())
+    md += fmt::format(" Below their history and DRAM: {}.", some_names(below_dram));
+  return md + "\n\n";
 }
 
 // Slowdowns that this process's waiting for a CPU explains (a shared runner's busy phase).
@@ -115,10 +190,10 @@ std::string catch_line(const Comparison& c) {
     if (m.verdict == Verdict::kMissing) continue;
     s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", md_code(m.metric), detectable(m));
   }
-  std::vector<const MetricComparison*> pts;
+  std::vector<const MetricComparison*> pts, shared;
   int none = 0;
   for (const auto& m : c.points) {
-    if (m.min_detectable >= 0) pts.push_back(&m);
+    if (m.min_detectable >= 0) (m.shared ? shared : pts).push_back(&m);
     none += m.min_detectable < 0 && m.verdict != Verdict::kMissing && m.verdict != Verdict::kFailed;
   }
   if (!pts.empty()) {
@@ -128,6 +203,20 @@ std::string catch_line(const Comparison& c) {
                      s.empty() ? "" : "; ", 100 * pts[pts.size() / 2]->min_detectable,
                      100 * pts.front()->min_detectable, 100 * pts.back()->min_detectable,
                      md_code(pts.back()->metric));
+  }
+  if (!shared.empty()) {
+    // What the range rule gave up: a slowdown that stays within the history's range, or above
+    // tonight's DRAM rate of the point's traffic.
+    std::sort(shared.begin(), shared.end(),
+              [](const auto* a, const auto* b) { return a->min_detectable < b->min_detectable; });
+    s += fmt::format(
+        "{}shared-level points ({}, judged against their history's range): only a fall below "
+        "their history's slowest night (and, where the cache list says the level is not the "
+        "run's, below tonight's DRAM rate of their traffic), median {:.1f} %, largest {:.1f} % "
+        "({}); a slowdown that stays within that range, or above that DRAM rate, is not caught "
+        "there",
+        s.empty() ? "" : "; ", shared.size(), 100 * shared[shared.size() / 2]->min_detectable,
+        100 * shared.back()->min_detectable, md_code(shared.back()->metric));
   }
   if (none) s += fmt::format("; {} points: none (too few samples for the test)", none);
   return s;
@@ -218,6 +307,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
   md += roof_table(c);
   md += clock_lines(c);
   md += busy_line(c);
+  md += shared_lines(c);
   md +=
       "**What this history lets the gate catch** (smallest change of throughput it can call "
       "SLOWER";
@@ -276,6 +366,14 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "a roof that tonight's points, all there and each gated, did not fit while they waited {:g} "
       "% "
       "of the time or more.\n"
+      "- Shared cache levels: a point whose working set lies in a cache level the run does not "
+      "own (a set beyond the levels an incomplete cache list records, where the last-level "
+      "cache's size is unknown; a level shared by more threads than the run has; or a cache-level "
+      "point whose history falls in two clusters of nights farther apart than the threshold) is "
+      "judged against the range its history showed: SAME within it (\"varied with neighbours\"), "
+      "AMBIGUOUS below it but not below tonight's DRAM rate of its traffic mix, SLOWER (with a "
+      "significant test) below both. Its tolerance is one cluster's spread, and it is left out "
+      "of the machine-wide factor. DRAM-plateau and peak points are never judged so.\n"
       "- SAME within the tolerance; FASTER / SLOWER beyond it with p < alpha; AMBIGUOUS beyond "
       "it without significance. FAILED: verified in the baseline, failed verification now. "
       "MISSING: measured and verified (or fitted) in the newest history night, absent, skipped "

@@ -15,7 +15,7 @@ namespace {
 inline constexpr int kMaxTokens = 1 << 24;
 inline constexpr int kMaxBatch = 1 << 20;
 
-std::string trim(const std::string& s) {
+std::string trim_blanks(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
@@ -28,8 +28,8 @@ std::vector<int> parse_counts(const std::string& list, const std::string& field,
   std::size_t start = 0;
   while (true) {
     const auto comma = list.find(',', start);
-    const std::string item =
-        trim(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string item = trim_blanks(
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     char* end = nullptr;
     errno = 0;
     const long long v = item.empty() ? 0 : std::strtoll(item.c_str(), &end, 10);

@@ -1,0 +1,22 @@
+#pragma once
+// Whether the run owns the cache level a point's working set lives in. A level shared with other
+// tenants (a cloud VM's L3, whose size the VM may not even report) gives its points two states as
+// neighbours come and go: on a 2-vCPU EPYC VM the 32–64 MiB sets swung 40–58 % between nights
+// (issue 49). The gate judges such points against the range their history shows
+// (compare/shared_level.hpp); every other point by its tolerance around the history's median.
+#include <string>
+
+#include "results/results_model.hpp"
+
+namespace ridgeline {
+
+// Why the run does not own the cache level that holds `p`'s working set; empty when it does.
+// Not owned: a set beyond every level of a cache list that is incomplete (the last-level cache's
+// size unknown: `caches_incomplete`), or within (or, below the DRAM plateau, beyond) a level whose
+// shared_by_threads exceeds the space's threads. Owned: a level each of the run's threads has to
+// itself or shares only among them, a GPU's caches (the run has the device), and points that
+// are on the DRAM plateau (dram_sized), have no working set, or come from files that record no
+// caches: those are judged as before.
+std::string unowned_level_reason(const Results& r, const Point& p);
+
+}  // namespace ridgeline
