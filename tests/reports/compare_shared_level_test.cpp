@@ -241,7 +241,7 @@ TEST(CacheOwnership, ALevelIsTheRunsWhenItsThreadsAloneShareIt) {
               {1, "instruction", 32 * kKiB, 1, 64},
               {2, "unified", kMiB, 1, 64},
               {3, "unified", 32 * kMiB, 64, 1}};
-  r.spaces = {{"OpenMP", "host", 2, std::nullopt}};
+  r.spaces = {{"OpenMP", "host", 2, std::nullopt, std::nullopt}};
   const auto at = [](double ws) {
     Point p;
     p.space = "OpenMP";
@@ -266,7 +266,7 @@ TEST(CacheOwnership, ALevelIsTheRunsWhenItsThreadsAloneShareIt) {
       std::string::npos);
   EXPECT_EQ(unowned_level_reason(r, at(2 * kGiB)), "");
   // A GPU's caches are the run's.
-  r.spaces.push_back({"Cuda", "device", 1, DeviceInfo{"GPU", 50 * kMiB, 0, 0, 132}});
+  r.spaces.push_back({"Cuda", "device", 1, DeviceInfo{"GPU", 50 * kMiB, 0, 0, 132}, std::nullopt});
   Point g = at(16 * kMiB);
   g.space = "Cuda";
   EXPECT_EQ(unowned_level_reason(r, g), "");
