@@ -145,6 +145,9 @@ SweepOutcome run_sweep(const RunOptions& options, Job& job) {
   seed = std::stoull(job.broadcast(std::to_string(seed)));
   auto [context, machine] = run_context(o.benchmark_args);
   context["run"]["seed"] = profile.rounds > 1 ? nlohmann::json(seed) : nlohmann::json(nullptr);
+  // Filters that leave nothing are said before the plateau search spends its seconds (planning
+  // allocates nothing; sizes do not change whether a point is planned).
+  if (build_plan(profile, machine, o.filter).empty()) throw empty_plan_error(profile, o.filter);
   settle_memory_plateaus(o, profile, job, context, machine);
   std::vector<PointPlan> plan = build_plan(profile, machine, o.filter);
   if (plan.empty()) throw empty_plan_error(profile, o.filter);
