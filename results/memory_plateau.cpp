@@ -21,9 +21,9 @@ double fraction(const FieldReader& r, const std::string& file, const std::string
 
 }  // namespace
 
-bool same_plateau(const PlateauSet& a, const PlateauSet& b, double tolerance) {
-  const double tol = tolerance + a.spread + b.spread;
-  return std::abs(b.bytes_per_s - a.bytes_per_s) <= tol * a.bytes_per_s;
+bool not_falling(const PlateauSet& smaller, const PlateauSet& larger, double tolerance) {
+  const double tol = tolerance + smaller.spread + larger.spread;
+  return larger.bytes_per_s >= (1 - tol) * smaller.bytes_per_s;
 }
 
 std::optional<double> plateau_start(const std::vector<PlateauSet>& sets, double tolerance,
@@ -31,11 +31,11 @@ std::optional<double> plateau_start(const std::vector<PlateauSet>& sets, double 
   const std::size_t n = sets.size();
   for (std::size_t k = 0; k + std::size_t(std::max(agreeing, 1)) < n; ++k) {
     bool flat = true;
-    // Each larger set within noise of the one before it (the bandwidth stopped falling) and of
-    // the first (a slow slide over several octaves is still a cache emptying, not DRAM).
+    // No larger set below the one before it beyond noise (the bandwidth stopped falling), nor
+    // below the first (a slow slide over several octaves is still a cache emptying, not DRAM).
     for (std::size_t j = k + 1; j < n && flat; ++j)
-      flat = same_plateau(sets[j - 1], sets[j], tolerance) &&
-             same_plateau(sets[k], sets[j], tolerance);
+      flat =
+          not_falling(sets[j - 1], sets[j], tolerance) && not_falling(sets[k], sets[j], tolerance);
     if (flat) return sets[k].bytes;
   }
   return std::nullopt;

@@ -49,8 +49,8 @@ struct MemoryPlateau {
 };
 
 // The plateau of one mix, from its sets in growing order (octaves, finer sets in between): the
-// first set from which `agreeing` or more larger sets all follow, each within tolerance of the set
-// before it and of the first, where two sets' tolerance is `tolerance` plus both spreads. nullopt
+// first set from which `agreeing` or more larger sets all follow, none of them falling below the
+// set before it or below the first (not_falling: `tolerance` plus both sets' spreads). nullopt
 // when no set has that many agreeing sets after it. `agreeing` 2 is "two successive doublings
 // within noise"; 1 where the context's LLC predicted the start.
 std::optional<double> plateau_start(const std::vector<PlateauSet>& sets, double tolerance,
@@ -59,8 +59,10 @@ std::optional<double> plateau_start(const std::vector<PlateauSet>& sets, double 
 // The sets of one mix, in growing order.
 std::vector<PlateauSet> sets_of_mix(const std::vector<PlateauSet>& sets, const std::string& mix);
 
-// Whether `b` lies within the tolerance of `a` the rule uses.
-bool same_plateau(const PlateauSet& a, const PlateauSet& b, double tolerance);
+// Whether the bandwidth did not fall from `smaller` to `larger` (a larger working set) beyond the
+// tolerance the rule uses: a larger set that streams faster is noise, not a cache level, while a
+// smaller set faster than a larger one beyond noise is still a cache's.
+bool not_falling(const PlateauSet& smaller, const PlateauSet& larger, double tolerance);
 
 nlohmann::json to_json(const MemoryPlateau& p);
 // Reads what to_json wrote; InputError naming `file` and `at` otherwise.

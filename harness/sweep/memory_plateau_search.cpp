@@ -55,7 +55,7 @@ class PlateauSearch {
         backend_(open_measurement_backend(Space::name())) {}
 
   // The plateau an earlier run recorded, if it still holds: its DRAM size and one doubling
-  // beyond stream within noise of each other for every mix. nullopt (and nothing kept) if not.
+  // beyond it do not fall below it beyond noise, for every mix. nullopt (and nothing kept) if not.
   std::optional<MemoryPlateau> confirm(const MemoryPlateau& earlier, const std::string& from) {
     MemoryPlateau p;
     p.measured_in = Space::name();
@@ -72,7 +72,7 @@ class PlateauSearch {
     p.largest_bytes = 2 * ws;
     p.basis = fmt::format(
         "confirmed the plateau {} recorded (from {}; {}): one doubling beyond "
-        "its DRAM size streams within noise of it",
+        "its DRAM size streams no slower, within noise",
         from, format_size_bytes(earlier.start_bytes), earlier.basis);
     return p;
   }
@@ -118,14 +118,14 @@ class PlateauSearch {
         p.start_bytes = octaves[0];
         p.basis = fmt::format(
             "agrees with {:g} × the last-level cache ({}): one doubling beyond "
-            "it streams within noise of it",
+            "it streams no slower, within noise",
             profile_.dram_llc_multiple, format_size_bytes(p.llc_bytes));
         break;
       }
       if (const double start = start_of_all(p, 2); start > 0) {
         p.reached = true;
         p.start_bytes = start;
-        p.basis = fmt::format("measured: two doublings beyond it stream within noise of it");
+        p.basis = fmt::format("measured: two doublings beyond it stream no slower, within noise");
         if (trust_llc)
           p.basis += fmt::format("; {:g} × the last-level cache ({}) was still a cache level",
                                  profile_.dram_llc_multiple, format_size_bytes(llc_rule));
@@ -189,7 +189,7 @@ class PlateauSearch {
         return *std::find_if(sets.begin(), sets.end(),
                              [bytes](const PlateauSet& s) { return s.bytes == bytes; });
       };
-      if (!same_plateau(at(p.start_bytes), at(mid), p.tolerance)) return;
+      if (!not_falling(at(mid), at(p.start_bytes), p.tolerance)) return;
     }
     p.start_bytes = mid;
     p.basis += fmt::format("; the set between it and the octave below ({}) is on it too",

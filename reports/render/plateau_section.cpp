@@ -67,7 +67,7 @@ void memory_plateau_section(std::string& md, const std::vector<FileAnalysis>& fi
                                 format_size_bytes(p.llc_bytes))
                   : std::string(" The context states no last-level cache this run trusts.");
       body += fmt::format(
-          " Searched in {}, two sets agreeing within {:.0f} % plus both sets' "
+          " Searched in {}, a larger set counted as slower beyond {:.0f} % plus both sets' "
           "spreads.\n\n",
           md_text(p.measured_in), 100 * p.tolerance);
       body += "| working set |";
@@ -82,7 +82,7 @@ void memory_plateau_section(std::string& md, const std::vector<FileAnalysis>& fi
       "## Where DRAM begins\n\n"
       "Before the sweep, working sets of a read-only (`read`) and an in-place 2:1 "
       "(`update_xy`) stream grew by octaves until both stopped falling: the first set from "
-      "which two doublings stream within noise of it is where the DRAM plateau begins (one "
+      "which two doublings stream no slower (beyond noise) is where the DRAM plateau begins (one "
       "doubling where it confirms 4 × the last-level cache the context states). B, B_read and "
       "B_write are envelopes of points on that plateau only; the smaller sets are cache "
       "levels of this host.\n\n" +

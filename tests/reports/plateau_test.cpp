@@ -73,8 +73,12 @@ TEST(PlateauRule, AKnownLlcIsConfirmedByOneDoubling) {
 TEST(PlateauRule, TheCallsSpreadWidensTheTolerance) {
   const PlateauSet a{"read", kGiB, 100e9, 0.03, 5}, b{"read", 2 * kGiB, 90e9, 0.03, 5},
       c{"read", 2 * kGiB, 88e9, 0.03, 5};
-  EXPECT_TRUE(same_plateau(a, b, 0.05));
-  EXPECT_FALSE(same_plateau(a, c, 0.05));
+  EXPECT_TRUE(not_falling(a, b, 0.05));
+  EXPECT_FALSE(not_falling(a, c, 0.05));
+  // A larger set that streams faster is noise on the plateau, not a level: DRAM at 1.2 GiB read
+  // 15.0 GB/s and at 2.4 GiB 16.4 on this VM while two builds shared its cores.
+  EXPECT_TRUE(not_falling({"read", 1200 * kMiB, 15.0e9, 0.01, 5},
+                          {"read", 2400 * kMiB, 16.4e9, 0.01, 5}, 0.05));
 }
 
 // The committed H200 file's cache sweep (cache_triad, fp64, sets beyond the 60 MiB L2, as the
@@ -159,7 +163,7 @@ json plateau(bool reached) {
           {"planned_bytes", reached ? 512 * kMiB : 2 * kGiB},
           {"largest_bytes", 2 * kGiB},
           {"llc_bytes", nullptr},
-          {"basis", "measured: two doublings beyond it stream within noise of it"},
+          {"basis", "measured: two doublings beyond it stream no slower, within noise"},
           {"stopped", reached ? "" : "the time budget (15 s, memory_plateau.budget_s) ran out"},
           {"measured_in", "OpenMP"},
           {"tolerance", 0.05},
