@@ -81,13 +81,13 @@ TEST(Vector16, IsOneAlignedSixteenByteAccess) {
   EXPECT_EQ(Vector16<float>::kLanes, 4u);
 }
 
-// Slot s of a pass is vector (s + offset) mod nv, whatever the rounds' unrolling: the 32-bit
-// counter that replaced the division per vector steps through the same vectors in the same order.
-template <bool OneRound>
+// Slot s of a pass is vector (s + offset) mod nv on both paths: the 32-bit counter that replaced
+// the division per vector, and the division dot keeps (Divide).
+template <bool Divide>
 std::vector<std::size_t> slots_of(const GridStride<4, 4>& g, std::size_t t, std::size_t span,
                                   std::size_t offset) {
   std::vector<std::size_t> got;
-  g.template pass<OneRound>(
+  g.template pass<Divide>(
       t, span, offset, g.threads % g.vectors(),
       [&](const std::size_t(&first)[4]) {
         for (std::size_t f : first) got.push_back(f / 4);
