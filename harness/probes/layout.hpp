@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "backends/spaces.hpp"
 #include "harness/probes/stream_kernels.hpp"
@@ -54,19 +55,53 @@ struct GridStride {
 
   // `round(first)`: U vectors, first[u] the index of the first element of each; `one(first)`:
   // the thread's slots after its last whole round, one vector each.
-  template <class Round, class One>
+  //
+  // Slot s's vector (s + offset) mod nv is a 32-bit counter that steps by R mod nv, or by that
+  // less nv where it would pass nv: one compare, one select and one add per vector, no division.
+  // A division per vector (x mod nv wherever x >= 2·nv: every replicated read of a set smaller
+  // than a round of the grid, i.e. the whole on-chip pyramid) put 264 integer instructions in
+  // sm_89's read loop of 8 vectors, an int32 ceiling of 31 B/clk per SM, a quarter of L1's 128;
+  // now 37 (selecting the result rather than the step took 46). scripts/check-gpu-codegen holds
+  // it to its arithmetic ceiling. 32 bits hold any vector count DeviceSweep accepts
+  // (kMaxGridVectors: the counter plus a step stays below 2^32).
+  //
+  // `step`: R mod nv, computed once on the host (DeviceSweep::step), not per pass and thread.
+  //
+  // `Divide`: each slot's vector by a division (wrap below) instead of the counter, as before it:
+  // for dot, which runs at DRAM only (no cache probe reduces two arrays), where a division per
+  // vector is hidden. Its two-array rounds sit at the edge of 64 registers, and with the counter
+  // they spilled: 3 local-memory accesses on sm_90 (LaunchBounds<256, 4>, the rounds unrolled
+  // twice) and 6 to 10 AGPRs on gfx908 (Kokkos 3.4's launch) even with one round per iteration.
+  template <bool Divide = false, class Round, class One>
   KOKKOS_INLINE_FUNCTION void pass(std::size_t t, std::size_t span, std::size_t offset,
-                                   Round&& round, One&& one) const {
+                                   std::size_t step, Round&& round, One&& one) const {
     const std::size_t nv = vectors();
     if (nv == 0) return;
     const std::size_t rounds = span / (U * threads);  // rounds in which every thread has U slots
-    std::size_t s = t;
+    if constexpr (Divide) {
+      std::size_t s = t;
+      for (std::size_t r = 0; r < rounds; ++r) {
+        std::size_t first[U];
+        for (std::size_t u = 0; u < U; ++u, s += threads) first[u] = wrap(s + offset, nv) * V;
+        round(first);
+      }
+      for (; s < span; s += threads) one(wrap(s + offset, nv) * V);
+      return;
+    }
+    const std::uint32_t forward = static_cast<std::uint32_t>(step);
+    const std::uint32_t wraps_from = static_cast<std::uint32_t>(nv) - forward;  // passes nv
+    const std::uint32_t back = forward - static_cast<std::uint32_t>(nv);        // mod 2^32
+    std::uint32_t v = static_cast<std::uint32_t>((t + offset) % nv);
+    const auto next = [&]() { v += v >= wraps_from ? back : forward; };
     for (std::size_t r = 0; r < rounds; ++r) {
       std::size_t first[U];
-      for (std::size_t u = 0; u < U; ++u, s += threads) first[u] = wrap(s + offset, nv) * V;
+      for (std::size_t u = 0; u < U; ++u, next()) first[u] = std::size_t(v) * V;
       round(first);
     }
-    for (; s < span; s += threads) one(wrap(s + offset, nv) * V);
+    // The slot index only here: counted through the rounds it took two more VGPRs, and
+    // update_xy fp64 on gfx908 spilled 2 into AGPRs.
+    for (std::size_t s = t + rounds * U * threads; s < span; s += threads, next())
+      one(std::size_t(v) * V);
   }
   // `f(i)` for the tail elements of thread t: t, t + R, … past the last whole vector (one or none
   // whenever R >= V).

@@ -68,6 +68,10 @@ constexpr bool stream_kernels_match_catalog() {
 static_assert(stream_kernels_match_catalog(),
               "kStreamKernels and the probe catalog (results/probe_catalog.hpp) disagree");
 
+// The most 16-byte vectors a device stream array may hold (32 GiB): GridStride counts them in 32
+// bits, a counter below the count plus a step below it (layout.hpp).
+inline constexpr std::size_t kMaxGridVectors = std::size_t(1) << 31;
+
 // GPU thread blocks of the harness' kernels (layout.hpp's LaunchShape::kBlockSize explains 128).
 inline constexpr std::size_t kDeviceBlockSize = 128;
 
@@ -97,6 +101,7 @@ struct DeviceSweep {
   std::size_t threads = 0;   // resident threads R
   std::size_t span = 0;      // slots per pass: vectors × (reads of each vector per pass)
   std::size_t rotation = 0;  // vectors the pass start moves by (< vectors)
+  std::size_t step = 0;      // threads mod vectors: the vectors between a thread's slots
   int passes = 1;            // passes per launch
   std::string unfit;         // why the point cannot be measured this way; empty if it can
 
@@ -110,6 +115,12 @@ struct DeviceSweep {
     s.threads = threads;
     s.span = vectors;
     s.passes = passes;
+    if (vectors > kMaxGridVectors) {
+      s.unfit = "a device stream array holds at most " + std::to_string(kMaxGridVectors) +
+                " 16-byte vectors (32-bit slot counters); this one has " + std::to_string(vectors);
+      return s;
+    }
+    if (vectors) s.step = threads % vectors;
     if (!cache || vectors == 0) return s;
     if (writes && vectors < threads) {
       s.unfit = "a writing cache kernel needs a 16-byte vector per resident thread (" +

@@ -266,8 +266,8 @@ void StreamProbe<Space, T, G>::run_device_op() {
           T acc[kReduceRows][V] = {};
           std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
-            g.pass(
-                t, sweep.span, offset,
+            g.template pass<Op == StreamOp::kDot>(
+                t, sweep.span, offset, sweep.step,
                 [&](const std::size_t(&first)[U]) { reduce_vectors<Op>(a, b, acc, first); },
                 [&](const std::size_t first) {
                   const std::size_t one[1] = {first};
@@ -291,7 +291,7 @@ void StreamProbe<Space, T, G>::run_device_op() {
           std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
             g.pass(
-                t, sweep.span, offset,
+                t, sweep.span, offset, sweep.step,
                 [&](const std::size_t(&first)[U]) { stream_vectors<Op>(a, b, out, q, r, first); },
                 [&](const std::size_t first) {
                   const std::size_t one[1] = {first};

@@ -77,13 +77,13 @@ class Planner {
     }
     // Before the cache sweep: a run cut short by its time limit keeps the library roofs.
     vendor_gemms<Space>();
-    for (const auto& dtype : profile_.sram_dtypes) {
+    for (const auto& dtype : profile_.sram_dtypes_on(kIsDeviceSpace<Space>)) {
       if (dtype == "fp64")
         sram<Space, double>();
       else if (dtype == "fp32")
         sram<Space, float>();
     }
-    for (const auto& dtype : profile_.cache_dtypes) {
+    for (const auto& dtype : profile_.cache_dtypes_on(kIsDeviceSpace<Space>)) {
       if (dtype == "fp64")
         cache<Space, double>();
       else if (dtype == "fp32")

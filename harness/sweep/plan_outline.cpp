@@ -59,9 +59,9 @@ class Outline {
     }
     // Before the cache sweep, as the planner: a run cut short keeps the library roofs.
     if (listed(profile_.library_probes, "vendor_gemm")) vendor_gemms();
-    for (const std::string& dtype : profile_.sram_dtypes)
+    for (const std::string& dtype : profile_.sram_dtypes_on(true))
       if (dtype == "fp64" || dtype == "fp32") sram(dtype);
-    for (const std::string& dtype : profile_.cache_dtypes)
+    for (const std::string& dtype : profile_.cache_dtypes_on(true))
       if (dtype == "fp64" || dtype == "fp32") cache(dtype);
     return std::move(points_);
   }

@@ -121,21 +121,24 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   }
   if (top.present("cache")) {
     const FieldReader f(file, top.require("cache"), "cache");
-    f.only({"probes", "dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
+    f.only(
+        {"probes", "dtypes", "device_dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
     p.cache_probes = f.distinct_names("probes", kCacheProbes, "cache probe");
     p.cache_dtypes = f.distinct_names("dtypes", kDtypes, "dtype");
     if (p.cache_dtypes.empty()) p.cache_dtypes = {"fp64"};
+    p.cache_device_dtypes = f.distinct_names("device_dtypes", kDtypes, "dtype");
     p.cache_min_bytes = f.integer_or("min_bytes", 4096, 1, kMaxBytes);
     p.cache_steps_per_octave = static_cast<int>(f.integer_or("steps_per_octave", 1, 1, 64));
     p.cache_bytes_per_call = f.number_or("bytes_per_call", 2e8, 0, kMaxWorkPerCall, true);
   }
   if (top.present("sram")) {
     const FieldReader f(file, top.require("sram"), "sram");
-    f.only({"probes", "dtypes", "bytes", "passes"});
+    f.only({"probes", "dtypes", "device_dtypes", "bytes", "passes"});
     p.sram_probes = f.distinct_names("probes", kSramProbes, "sram probe");
     if (p.sram_probes.empty()) p.sram_probes = kSramProbes;
     p.sram_dtypes = f.distinct_names("dtypes", {"fp64", "fp32"}, "sram dtype");
     if (p.sram_dtypes.empty()) p.sram_dtypes = {"fp64"};
+    p.sram_device_dtypes = f.distinct_names("device_dtypes", {"fp64", "fp32"}, "sram dtype");
     // 1 MiB: above any GPU's shared memory per block and any L1d.
     p.sram_bytes = sizes(f.distinct_integers("bytes", 16, 1ll << 20));
     if (p.sram_bytes.empty()) p.sram_bytes = {16384};
@@ -232,6 +235,11 @@ nlohmann::json SweepProfile::to_json() const {
                  {"dtypes", sram_dtypes},
                  {"bytes", sram_bytes},
                  {"passes", sram_passes}};
+  // Only when set, as below: profiles written before keep matching on --resume.
+  if (!cache_device_dtypes.empty() && j.contains("cache"))
+    j["cache"]["device_dtypes"] = cache_device_dtypes;
+  if (!sram_device_dtypes.empty() && j.contains("sram"))
+    j["sram"]["device_dtypes"] = sram_device_dtypes;
   if (!library_probes.empty()) {
     j["library"] = {
         {"probes", library_probes}, {"gemm_n", gemm_n}, {"vendor_gemm_n", vendor_gemm_n}};

@@ -68,6 +68,11 @@ struct SweepProfile {
 
   std::vector<std::string> cache_probes;  // update (in place: B per level), read, triad
   std::vector<std::string> cache_dtypes;
+  // The dtypes of the cache and SRAM sweeps on GPU spaces, where given (else `cache_dtypes`,
+  // `sram_dtypes`): a read in fp64 is capped by its own adds on GPUs with little fp64 (sm_89: 2
+  // DADD per clock per SM, 16 B/clk against L1's 128), so a pyramid there reads in fp32 while
+  // hosts keep their points and baselines (scripts/check-gpu-codegen's arithmetic ceiling).
+  std::vector<std::string> cache_device_dtypes;
   std::uint64_t cache_min_bytes = 0;
   int cache_steps_per_octave = 1;
   double cache_bytes_per_call = 0;
@@ -76,8 +81,16 @@ struct SweepProfile {
   // clipped to what the space allows (Kokkos' level-0 limit; on hosts also the L1d per thread).
   std::vector<std::string> sram_probes;
   std::vector<std::string> sram_dtypes;
+  std::vector<std::string> sram_device_dtypes;
   std::vector<std::uint64_t> sram_bytes;
   int sram_passes = 0;
+
+  const std::vector<std::string>& cache_dtypes_on(bool device) const {
+    return device && !cache_device_dtypes.empty() ? cache_device_dtypes : cache_dtypes;
+  }
+  const std::vector<std::string>& sram_dtypes_on(bool device) const {
+    return device && !sram_device_dtypes.empty() ? sram_device_dtypes : sram_dtypes;
+  }
 
   std::vector<std::string> library_probes;  // gemm axpby lib_dot deep_copy vendor_gemm
   std::uint64_t gemm_n = 0;

@@ -24,7 +24,7 @@ std::vector<int> visits(const GridStride<V, U>& g, std::size_t span, std::size_t
   };
   for (std::size_t t = 0; t < g.threads; ++t) {
     g.pass(
-        t, span, offset,
+        t, span, offset, g.vectors() ? g.threads % g.vectors() : 0,
         [&](const std::size_t(&first)[U]) {
           for (std::size_t u = 0; u < U; ++u) touch_vector(first[u]);
         },
@@ -68,8 +68,8 @@ TEST(GridStride, NeighbouringThreadsTouchNeighbouringVectors) {
   std::size_t first_of[2] = {0, 0};
   for (std::size_t t = 0; t < 2; ++t)
     g.pass(
-        t, g.vectors(), 0, [&](const std::size_t(&first)[4]) { first_of[t] = first[0]; },
-        [](std::size_t) {});
+        t, g.vectors(), 0, g.threads % g.vectors(),
+        [&](const std::size_t(&first)[4]) { first_of[t] = first[0]; }, [](std::size_t) {});
   // The last round's first vectors: thread 1's is the one after thread 0's (coalesced).
   EXPECT_EQ(first_of[1], first_of[0] + 2);
 }
@@ -79,6 +79,42 @@ TEST(Vector16, IsOneAlignedSixteenByteAccess) {
   static_assert(sizeof(Vector16<float>) == 16 && alignof(Vector16<float>) == 16);
   EXPECT_EQ(Vector16<double>::kLanes, 2u);
   EXPECT_EQ(Vector16<float>::kLanes, 4u);
+}
+
+// Slot s of a pass is vector (s + offset) mod nv on both paths: the 32-bit counter that replaced
+// the division per vector, and the division dot keeps (Divide).
+template <bool Divide>
+std::vector<std::size_t> slots_of(const GridStride<4, 4>& g, std::size_t t, std::size_t span,
+                                  std::size_t offset) {
+  std::vector<std::size_t> got;
+  g.template pass<Divide>(
+      t, span, offset, g.threads % g.vectors(),
+      [&](const std::size_t(&first)[4]) {
+        for (std::size_t f : first) got.push_back(f / 4);
+      },
+      [&](std::size_t first) { got.push_back(first / 4); });
+  return got;
+}
+
+TEST(GridStride, SlotSIsVectorSPlusOffsetModuloTheVectors) {
+  for (const std::size_t n : {4ul, 28ul, 4096ul, 100003ul})
+    for (const std::size_t threads : {1ul, 3ul, 7ul, 128ul, 5000ul}) {
+      const GridStride<4, 4> g{n, threads};
+      const std::size_t nv = g.vectors();
+      for (const std::size_t span : {nv, 5 * nv + 3})
+        for (const std::size_t offset : {std::size_t(0), nv / 2, nv - 1})
+          for (const std::size_t t : {std::size_t(0), threads / 2, threads - 1}) {
+            std::vector<std::size_t> want;
+            for (std::size_t s = t; s < span; s += threads) want.push_back((s + offset) % nv);
+            EXPECT_EQ(slots_of<false>(g, t, span, offset), want) << n << " " << threads;
+            EXPECT_EQ(slots_of<true>(g, t, span, offset), want) << n << " " << threads;
+          }
+    }
+}
+
+TEST(DeviceSweep, ArraysBeyondThe32BitSlotCounterAreUnfit) {
+  EXPECT_TRUE(DeviceSweep::make(kMaxGridVectors, 4, 2048, 0, false, false, 1, 0).unfit.empty());
+  EXPECT_NE(DeviceSweep::make(kMaxGridVectors + 1, 4, 2048, 0, false, false, 1, 0).unfit, "");
 }
 
 TEST(DeviceSweep, WritingKernelsNeedAVectorPerThreadAndNeverReplicate) {

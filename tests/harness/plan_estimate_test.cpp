@@ -109,10 +109,11 @@ TEST(PlanOutline, CountsFollowTheProfileOnEachCard) {
     std::set<std::uint64_t> sizes;
     const std::uint64_t limit = kCudaSharedPerBlockBytes - kKokkosTeamReserveBytes - 64;
     for (const std::uint64_t b : p.sram_bytes) sizes.insert(std::min(b, limit) / 4096 * 4096);
-    EXPECT_EQ(n.at("sram"), int(sizes.size() * p.sram_probes.size() * p.sram_dtypes.size()));
+    EXPECT_EQ(n.at("sram"),
+              int(sizes.size() * p.sram_probes.size() * p.sram_dtypes_on(true).size()));
     // The cache sweep: every working set for the read kernel; triad (three fp64 arrays) where
     // each resident thread has a 16-byte vector of each array to write.
-    ASSERT_EQ(p.cache_dtypes, std::vector<std::string>{"fp64"});
+    ASSERT_EQ(p.cache_dtypes_on(true), std::vector<std::string>{"fp32"});
     ASSERT_EQ(p.cache_probes, (std::vector<std::string>{"read", "triad"}));
     MachineFacts m;
     m.spaces.push_back({card.device.space, card.device.capacities});

@@ -162,6 +162,24 @@ TEST(SweepProfile, VendorGemmSweepIsReadAndWrittenBack) {
   EXPECT_FALSE(load_sweep_profile("nightly").to_json()["library"].contains("vendor_gemm_m"));
 }
 
+// GPUs read their pyramid in fp32 (an fp64 read is capped by its own adds on sm_89), hosts keep
+// their dtypes and so their nightly baselines.
+TEST(SweepProfile, DeviceDtypesOfThePyramidStandApartFromTheHosts) {
+  const SweepProfile p = load_sweep_profile("nightly");
+  EXPECT_EQ(p.cache_dtypes_on(false), (std::vector<std::string>{"fp64", "fp32"}));
+  EXPECT_EQ(p.cache_dtypes_on(true), std::vector<std::string>{"fp32"});
+  EXPECT_EQ(p.sram_dtypes_on(false), (std::vector<std::string>{"fp64", "fp32"}));
+  EXPECT_EQ(p.sram_dtypes_on(true), std::vector<std::string>{"fp32"});
+  EXPECT_EQ(p.to_json()["cache"]["device_dtypes"], nlohmann::json::array({"fp32"}));
+  // Without device_dtypes a device sweeps the family's dtypes, and the written profile says
+  // nothing more (results written before still --resume).
+  const SweepProfile g = load_sweep_profile("gpu-first-light");
+  EXPECT_EQ(g.cache_dtypes_on(true), g.cache_dtypes);
+  EXPECT_FALSE(g.to_json()["cache"].contains("device_dtypes"));
+  EXPECT_NE(error_of(R"({"name": "x", "cache": {"probes": ["read"], "device_dtypes": ["fp65"]}})"),
+            "no error");
+}
+
 TEST(SweepProfile, UnknownProfileNameListsTheKnownOnes) {
   try {
     load_sweep_profile("nosuch");

@@ -147,5 +147,23 @@ class Fma(unittest.TestCase):
         self.assertEqual(run([('main', body(SCALAR_COPY))]), (0, ''))
 
 
+class Ceiling(unittest.TestCase):
+    """The host side of the arithmetic ceiling (--ceiling): classes and bytes of a hot loop."""
+
+    def test_a_read_loop_counts_its_adds_loads_and_bytes(self):
+        loop = ['vaddpd (%rax),%zmm0,%zmm0', 'vaddpd 0x40(%rax),%zmm1,%zmm1', 'add    $0x80,%rax',
+                'cmp    %rax,%rdx']
+        found = chl.memory_loops([(dispatch(SRAM), body(('loop', loop)))])
+        self.assertEqual(found[('sram_read', 'fp64')],
+                         [{'bytes': 128, 'counts': {'fp_add': 2, 'load': 2, 'issue': 5}}])
+
+    def test_a_store_is_the_last_operand_and_a_fill_is_fill(self):
+        loop = ['vmovupd %zmm2,(%rax)', 'vmovupd %zmm2,0x40(%rax)', 'add    $0x80,%rax',
+                'cmp    %rax,%rdx']
+        found = chl.memory_loops([(dispatch(STREAM % 6), body(('loop', loop)))])
+        self.assertEqual(found[('cache_fill', 'fp64')][0]['counts'].get('store'), 2)
+        self.assertEqual(found[('fill', 'fp64')][0]['bytes'], 128)
+
+
 if __name__ == '__main__':
     unittest.main()

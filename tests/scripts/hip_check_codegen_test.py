@@ -215,5 +215,26 @@ class Names(unittest.TestCase):
         self.assertFalse(cc.functor_by_pointer(k4_global))  # a large functor: still graded
 
 
+class CeilingLoops(unittest.TestCase):
+    """The loops and classes the arithmetic ceiling counts (backends/tools/arith_ceiling.py)."""
+
+    def loops(self, kind, loop, prologue=()):
+        body = cc.parse_disassembly(objdump(list(prologue), loop))[SYMBOL]
+        return cc.ceiling_loops(SYMBOL, body, kind)
+
+    def test_stream_round_counts_classes_and_bytes(self):
+        loop = (['global_load_dwordx4 v[4:7], v[2:3], off'] * 4 + ['v_pk_add_f32 v[8:9], v[8:9], v[4:5]'] * 8
+                + ['v_add_co_u32_e32 v2, vcc, 64, v2', 'v_mul_lo_u32 v1, v1, s3'] + LOOP_CONTROL)
+        self.assertEqual(self.loops('stream', loop), [{'bytes': 64, 'counts': {
+            'vmem': 4, 'fp32': 8, 'int32': 5, 'valu': 13, 'salu': 2}}])
+
+    def test_sram_sweep_not_fill(self):
+        sweep = ['ds_read_b128 v[4:7], v1', 'ds_read_b128 v[8:11], v1 offset:2048',
+                 'v_add_f64 v[12:13], v[12:13], v[4:5]'] + LOOP_CONTROL
+        self.assertEqual(self.loops('sram', sweep)[0]['bytes'], 32)
+        fill = ['global_load_dwordx4 v[4:7], v[2:3], off', 'ds_write_b128 v1, v[4:7]'] + LOOP_CONTROL
+        self.assertEqual(self.loops('sram', fill), [])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -23,7 +23,10 @@ log, else from the cubin's own .nv.info records). It exits 1 if any of these fai
     not 16 bytes wide (a word accessed lane by lane: LDS.64 or LDS.32 at the words' 16-byte
     stride are 2- and 4-way bank conflicts), or a sweep loop with fewer 16-byte loads than the
     words a thread keeps in flight (2);
-  - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array).
+  - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array);
+  - a stream, cache or SRAM point the sweep profiles plan on GPUs has a loop whose instructions
+    cap it under 1.5 x the limit of a level it runs at, by the arch's issue rates in the machine
+    sheets (backends/tools/arith_ceiling.py; the table of ceilings is printed).
 """
 import argparse
 import collections
@@ -39,6 +42,7 @@ from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
 import fatbin  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
+import arith_ceiling  # noqa: E402
 
 LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
 # Shared memory, and its access width in hi bits 8-11, calibrated on sass_calibration.cu's shared_*
@@ -171,6 +175,66 @@ def analyse(code, arch):
     }
 
 
+# Instruction classes of the arithmetic ceiling (backends/tools/arith_ceiling.py, rates in the
+# machine sheets' issue_rates), by the low 9 bits of the opcode: the operation whatever its
+# operands' kinds (register, immediate, constant: bits 9-11). Read off the probes' own loops
+# (nvcc 13.0, sm_89 and sm_90), whose source says what they hold: the read loops' FADD (0x221)
+# and DADD (0x229) four and two per 16-byte load, scale's FMUL, triad's FFMA, the SRAM update's
+# DFMA; the index arithmetic's IADD3, ISETP, LOP3, LEA, SHF, SEL, IMAD, IMAD.WIDE, IMAD.HI; the
+# 32-bit division sequence I2F.U32.RP, MUFU.RCP, F2I (on the SFU). Every instruction, classed or
+# not, also takes an issue slot.
+SASS_CLASSES = {0x020: 'fp32', 0x021: 'fp32', 0x023: 'fp32',
+                0x028: 'fp64', 0x029: 'fp64', 0x02B: 'fp64',
+                0x007: 'int32', 0x00C: 'int32', 0x010: 'int32', 0x011: 'int32', 0x012: 'int32',
+                0x013: 'int32', 0x017: 'int32', 0x019: 'int32', 0x024: 'int32', 0x025: 'int32',
+                0x027: 'int32',
+                0x105: 'sfu', 0x106: 'sfu', 0x108: 'sfu',
+                0x181: 'load_store', 0x184: 'load_store', 0x186: 'load_store', 0x188: 'load_store'}
+GLOBAL_LOW9 = (0x181, 0x186)  # LDG, STG
+SHARED_LOW9 = (0x184, 0x188)  # LDS, STS (STS also encodes as 0x988)
+
+
+def ceiling_loops(code, arch, kind):
+    """The loops that bound a memory probe's rate, each as {'bytes': moved per thread and
+    iteration by its accesses of the probe's level, 'counts': {class: instructions}} (every
+    instruction in the loop's range counted once, 'issue' all of them). A stream kernel's: its
+    innermost loop with the most 16-byte global loads (a fill's: stores), its rounds. An SRAM kernel's: every innermost
+    loop with a 16-byte shared access and no global one (its sweeps; the fill reads global
+    memory)."""
+    ins = instructions(code)
+    low9 = [lo & 0x1FF for lo, _ in ins]
+    loops = []
+    for i, (lo, _) in enumerate(ins):
+        if low9[i] == BRA & 0x1FF and lo >> 63:
+            t = branch_target(i, lo, arch)
+            if 0 <= t <= i:
+                loops.append((t, i))
+
+    def width(j):
+        if low9[j] in GLOBAL_LOW9:
+            return access_bytes(ins[j][1])
+        return SHARED_WIDTH.get((ins[j][1] >> 8) & 0xF, 0) // 8 if low9[j] in SHARED_LOW9 else 0
+
+    def count(t, i, ops, w=16):
+        return sum(1 for j in range(t, i + 1) if low9[j] in ops and width(j) == w)
+
+    def profile(t, i, level_ops):
+        counts = collections.Counter(SASS_CLASSES[low9[j]] for j in range(t, i + 1) if low9[j] in SASS_CLASSES)
+        counts['issue'] = i - t + 1
+        return {'bytes': sum(width(j) for j in range(t, i + 1) if low9[j] in level_ops),
+                'counts': dict(counts)}
+    # Innermost loops only: an outer loop (the passes) holds the once-per-pass set-up too.
+    innermost = [(t, i) for t, i in loops
+                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
+    if kind == 'stream':
+        hot = max(innermost, key=lambda l: (count(*l, (0x181,)), count(*l, (0x186,))), default=None)
+        if hot is None or not (count(*hot, (0x181,)) or count(*hot, (0x186,))):
+            return []
+        return [profile(*hot, GLOBAL_LOW9)]
+    return [profile(t, i, SHARED_LOW9) for t, i in innermost
+            if count(t, i, SHARED_LOW9) and not any(low9[j] in GLOBAL_LOW9 for j in range(t, i + 1))]
+
+
 def failed_checks(kind, label, detail, a):
     """The failed checks' messages for one probe kernel (see the module's doc)."""
     checks = []
@@ -260,6 +324,18 @@ def main():
         share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
         rows.append([kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed,
                      detail])
+    # The memory probes' loops by the points that run them: a stream kernel serves its bandwidth
+    # probe and its cache probe.
+    memory_loops = {}
+    for mangled, dn in names.items():
+        c = classify(dn)
+        if c and c[0] in ('stream', 'sram'):
+            dtype = re.search(r'<(fp\d+)>', c[1]).group(1)
+            probes = [f'sram_{c[2]}'] if c[0] == 'sram' else [c[2], f'cache_{c[2]}']
+            for probe in probes:
+                memory_loops.setdefault((probe, dtype), []).extend(
+                    ceiling_loops(kernels[mangled], args.arch, c[0]))
+    ceiling_rows, ceiling_failures = arith_ceiling.judge(args.arch, memory_loops, device=True)
     rungs = [(r[1], r[6], r[2]['loop_fma']) for r in rows if r[0] == 'ladder']
     for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
         for msg in unrolling_failures(rungs, row[1]):
@@ -274,6 +350,10 @@ def main():
         hot = f'{a["hot_wide_loads"]}/{a["hot_bytes_before_store"]}' if kind == 'stream' else '-'
         print(f'{label:44} {r if r is not None else "?":>4} {a["loads_before_store"]:>5} {a["loads"]:>4} '
               f'{a["stores"]:>4} {w:14} {hot:>13} {loop:>12} {a["local"]:>5}  {"FAIL: " + "; ".join(failed) if failed else "ok"}')
+    print(arith_ceiling.table(args.arch, ceiling_rows))
+    for msg in ceiling_failures:
+        print(f'FAIL: {msg}')
+    failures += ceiling_failures
     print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
     return 1 if failures else 0
 

@@ -26,6 +26,10 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
   - an SRAM kernel (SramProbe's team kernel) has an LDS access in a loop that is not one 16-byte
     ds_read_b128 / ds_write_b128 (a word moved in halves or quarters: ds_read2_b32 at the words'
     16-byte stride), or no loop with the 2 such loads a thread keeps in flight.
+  - a stream, cache or SRAM point the sweep profiles plan on GPUs has a loop whose instructions
+    cap it under 1.5 x the limit of a level it runs at, by the arch's issue rates in the machine
+    sheets (backends/tools/arith_ceiling.py; the table of ceilings is printed; archs without a
+    sheet, gfx908, are not held to it).
 A stream kernel that Kokkos 3.x launched (its functor read through a pointer to global memory,
 as Debian's Kokkos 3.4.01 does; scripts/check-gpu-builds) has its load order, load widths and
 reduction scratch printed as not graded: they are that launch's code (flat addressing, captures
@@ -42,6 +46,7 @@ import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
+import arith_ceiling  # noqa: E402
 
 try:
     import yaml
@@ -78,6 +83,92 @@ IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset
 # ds_load/ds_store.
 LDS_ACCESS = re.compile(r'^ds_(read|write|load|store)(2st64|2)?_(b32|b64|b96|b128|u8|i8|u16|i16)$')
 SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
+
+
+# Instruction classes of the arithmetic ceiling (backends/tools/arith_ceiling.py; rates in the
+# machine sheets' issue_rates), by mnemonic. Every v_ instruction takes the CU's vector ALU issue
+# slot ('valu'); 32-bit integer multiplies and the transcendentals (v_rcp, v_rsq, v_sqrt, ...,
+# which the 32-bit division sequence uses) issue at a quarter of the rate (AMD CDNA 2/3 ISA
+# guides, VALU), so they count 4. s_ instructions other than branches and waits take the scalar
+# slot; global/buffer/flat accesses the vector memory slot; ds_ the LDS slot.
+VALU_FP32 = re.compile(r'^v_(pk_)?(add|sub|subrev|mul|fma|fmac|mac|mad|min|max)_(f32|legacy_f32)(_e32|_e64)?$')
+VALU_FP64 = re.compile(r'^v_(add|mul|fma|fmac|min|max)_f64(_e32|_e64)?$')
+VALU_QUARTER = re.compile(r'^v_(mul_lo|mul_hi|mad_u64|mad_i64|mad_u32_u24_legacy|rcp|rsq|sqrt|exp|log|sin|cos)')
+SALU_FREE = re.compile(r'^s_(waitcnt|nop|branch|cbranch|endpgm|barrier|setprio|sleep)')
+GLOBAL_ACCESS = re.compile(r'^(global|buffer|flat)_(load|store)_(\w+)$')
+LDS_BYTES = {'b32': 4, 'b64': 8, 'b96': 12, 'b128': 16, 'u8': 1, 'i8': 1, 'u16': 2, 'i16': 2}
+
+
+def instruction_class(op):
+    """(class, issue weight) of one mnemonic for the ceiling, or (None, 0)."""
+    if op.startswith('v_'):
+        if VALU_FP64.match(op):
+            return 'fp64', 1
+        if VALU_FP32.match(op):
+            return 'fp32', 1
+        return 'int32', 4 if VALU_QUARTER.match(op) else 1
+    if GLOBAL_ACCESS.match(op):
+        return 'vmem', 1
+    if op.startswith('ds_'):
+        return 'lds', 1
+    if op.startswith('s_') and not SALU_FREE.match(op):
+        return 'salu', 1
+    return None, 0
+
+
+def access_bytes(op):
+    """Bytes one lane moves with a global or LDS access (ds_read2: two elements)."""
+    m = GLOBAL_ACCESS.match(op)
+    if m:
+        return LOAD_BYTES.get(m.group(3), 0)
+    m = LDS_ACCESS.match(op)
+    if m:
+        return LDS_BYTES.get(m.group(3), 0) * (2 if m.group(2) else 1)
+    return 0
+
+
+def ceiling_loops(symbol, body, kind):
+    """The loops that bound a memory probe's rate, each as {'bytes': moved per lane and
+    iteration by its accesses of the probe's level, 'counts': {class: instructions}} ('valu' all
+    vector ALU instructions, quarter-rate ones 4 each). A stream kernel's: its innermost loop with
+    the most 16-byte global loads (a fill's: stores). An SRAM kernel's: every innermost loop with
+    an LDS access and no global one (its sweeps, not the fill)."""
+    fn_address = body[0][0] if body else 0
+    index = {a: i for i, (a, _, _) in enumerate(body)}
+    ops = [op for _, op, _ in body]
+    loops = []
+    for i, (address, op, args) in enumerate(body):
+        if op.startswith('s_cbranch') or op == 's_branch':
+            target = branch_target(fn_address, args, symbol)
+            if target is not None and target <= address and target in index:
+                loops.append((index[target], i))
+    innermost = [(t, i) for t, i in loops
+                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
+
+    def wide(t, i, verb):
+        return sum(1 for j in range(t, i + 1)
+                   if GLOBAL_ACCESS.match(ops[j]) and GLOBAL_ACCESS.match(ops[j]).group(2) == verb
+                   and access_bytes(ops[j]) == 16)
+
+    def profile(t, i, level):
+        counts = collections.Counter()
+        for j in range(t, i + 1):
+            c, weight = instruction_class(ops[j])
+            if c:
+                counts[c] += weight
+                if c in ('fp32', 'fp64', 'int32'):
+                    counts['valu'] += weight
+        moved = sum(access_bytes(ops[j]) for j in range(t, i + 1)
+                    if (GLOBAL_ACCESS if level == 'global' else LDS_ACCESS).match(ops[j]))
+        return {'bytes': moved, 'counts': dict(counts)}
+    if kind == 'stream':
+        hot = max(innermost, key=lambda l: (wide(*l, 'load'), wide(*l, 'store')), default=None)
+        if hot is None or not (wide(*hot, 'load') or wide(*hot, 'store')):
+            return []
+        return [profile(*hot, 'global')]
+    return [profile(t, i, 'lds') for t, i in innermost
+            if any(LDS_ACCESS.match(ops[j]) for j in range(t, i + 1))
+            and not any(GLOBAL_ACCESS.match(ops[j]) for j in range(t, i + 1))]
 
 
 def tool(name, suffix):
@@ -328,6 +419,18 @@ def main():
         failures += [f'{label}: {m}' for m in failed]
         notes.extend(f'{label}: {m}' for m in ungraded or [])
         rows.append((kind, label, a, regs, scratch, spills, failed, detail, ungraded))
+    # The memory probes' loops by the points that run them: a stream kernel serves its bandwidth
+    # probe and its cache probe.
+    memory_loops = {}
+    for symbol, dn in names.items():
+        c = classify(dn)
+        if c and c[0] in ('stream', 'sram'):
+            dtype = re.search(r'<(fp\d+)>', c[1]).group(1)
+            probes = [f'sram_{c[2]}'] if c[0] == 'sram' else [c[2], f'cache_{c[2]}']
+            for probe in probes:
+                memory_loops.setdefault((probe, dtype), []).extend(
+                    ceiling_loops(symbol, functions.get(symbol, []), c[0]))
+    ceiling_rows, ceiling_failures = arith_ceiling.judge(args.arch, memory_loops, device=True)
     rungs = [(r[1], r[7], r[2]['loop']['fma'] if r[2]['loop'] else None) for r in rows if r[0] == 'ladder']
     for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
         for msg in unrolling_failures(rungs, row[1]):
@@ -355,6 +458,13 @@ def main():
         print(f'{args.arch}: {by_pointer} stream kernels read their functor through a pointer (a Kokkos 3.x '
               f'launch): their load order, load widths and reduction scratch are Kokkos 3.x\'s code and are '
               f'not graded ({len(notes)} such findings above); build against Kokkos >= 4 to grade them')
+    if arith_ceiling.sheets_for(args.arch):
+        print(arith_ceiling.table(args.arch, ceiling_rows))
+        for msg in ceiling_failures:
+            print(f'FAIL: {msg}')
+        failures += ceiling_failures
+    else:  # gfx908 (MI100): no machine sheet, so no rates or levels to hold the loops to
+        print(f'{args.arch}: no machine sheet names this arch; arithmetic ceiling not checked')
     print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
     return 1 if failures else 0
 
