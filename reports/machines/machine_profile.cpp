@@ -196,9 +196,12 @@ MachineProfile load_machine_profile(const std::string& path) {
   if (!j.is_object()) throw InputError(path, "", "a machine profile must be a JSON object");
   const FieldReader f(path, j, "");
   // A misspelt field (a "peak" beside "peaks", "bandwith") must not drop a figure unsaid. Fields
-  // kept for readers only (notes, memory.type, memory.llc_bytes) are known and not read.
+  // kept for readers only (notes, memory.type, memory.llc_bytes) are known and not read; so are
+  // issue_rates, which the code checks read (backends/tools/arith_ceiling.py), not the reporter.
   f.only({"name", "vendor", "source", "illustrative", "match", "exclude", "clock", "compute_units",
-          "cpu", "memory", "arch", "levels", "peaks", "notes"});
+          "cpu", "memory", "arch", "levels", "peaks", "notes", "issue_rates"});
+  if (f.present("issue_rates") && !j["issue_rates"].is_object())
+    throw InputError(path, "issue_rates", "must be an object");
   MachineProfile m;
   m.file = path;
   m.id = fs::path(path).stem().string();
