@@ -28,9 +28,16 @@ TEST(ConnectorOutsideApp, InstalledPackageProfileAndPlace) {
   };
   const std::string cmake = paths::kCMake;
   step(cmake + " --install " + paths::kBuildDir + " --prefix " + prefix);
+  // Under a sanitizer build the installed connector needs the sanitizer's runtime first in the
+  // application, as a user's sanitized application would have it.
+  const std::string sanitize = paths::kSanitize;
+  const std::string flags = sanitize.empty()
+                                ? ""
+                                : " -DCMAKE_CXX_FLAGS=-fsanitize=" + sanitize +
+                                      " -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=" + sanitize;
   step(cmake + " -S " + paths::kSourceDir + "/tests/connector/outside_app -B " + app +
        " -DCMAKE_PREFIX_PATH=" + prefix + " -DKokkos_DIR=" + paths::kKokkosDir +
-       " -DCMAKE_CXX_COMPILER=" + paths::kCxxCompiler);
+       " -DCMAKE_CXX_COMPILER=" + paths::kCxxCompiler + flags);
   step(cmake + " --build " + app);
   const std::string out = dir.path + "/k.json";
   const auto run = step("OMP_PROC_BIND=false " + prefix + "/bin/ridgeline profile --out " + out +

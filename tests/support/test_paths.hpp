@@ -16,6 +16,7 @@ extern const char kFailingIoPreload[];  // failing_io_preload, loaded with LD_PR
 extern const char kBuildDir[];     // this build's folder (what `cmake --install` installs)
 extern const char kCMake[];        // the cmake that configured it
 extern const char kCxxCompiler[];  // its C++ compiler
+extern const char kSanitize[];     // its -fsanitize= list (RIDGELINE_SANITIZE), empty if none
 extern const char kKokkosDir[];    // Kokkos_DIR (empty in a reporter-only build)
 
 }  // namespace ridgeline::test::paths
