@@ -35,6 +35,14 @@ CACHE_LEVELS = ('L1', 'L2', 'L3', 'MALL')
 # Stream kernels by probe name in a profile's bandwidth/cache lists (results/probe_catalog.hpp).
 STREAM_KERNELS = ('copy', 'scale', 'add', 'triad', 'update_xy', 'dot', 'read', 'fill')
 STREAM_DTYPES = ('fp64', 'fp32')  # StreamProbe's and SramProbe's types
+# Known shortfalls, each printed as KNOWN with its reason and left open on its issue; a key that
+# no longer falls short is reported as such (STALE) so the entry is removed, not kept unchecked.
+# (arch, probe, dtype, level): why.
+KNOWN = {
+    ('gfx90a', 'dot', 'fp32', 'DRAM'):
+        'dot keeps a division per vector on HIP (the 32-bit counter spilled 6-10 AGPRs on gfx908): '
+        '1.48 x DRAM per CU on MI250X, open on issue 44',
+}
 
 
 def sheets_for(arch, machines=MACHINES):
@@ -154,11 +162,15 @@ def judge(arch, loops, device, machines=MACHINES, sweeps=SWEEPS):
             for level in levels_of(probe, limits):
                 need = MARGIN * limits[level]
                 ok = c[bound] >= need
+                known = KNOWN.get((arch, probe, dtype, level))
                 rows.append({'sheet': sheet_name, 'probe': probe, 'dtype': dtype, 'level': level,
                              'limit': limits[level], 'ceiling': c[bound], 'class': bound,
                              'ratio': c[bound] / limits[level], 'ok': ok, 'profiles': sorted(profiles),
-                             'ceilings': c})
-                if not ok:
+                             'ceilings': c, 'known': known})
+                if known and ok:
+                    failures.append(f'{sheet_name}: {probe}<{dtype}> at {level} is listed as a known '
+                                    f'shortfall but passes now: remove it from KNOWN (STALE)')
+                if not ok and not known:
                     failures.append(
                         f'{sheet_name}: {probe}<{dtype}> at {level}: its {bound} instructions cap it at '
                         f'{c[bound]:.1f} B/clk per unit, under {MARGIN} x the level\'s '
@@ -175,5 +187,5 @@ def table(arch, rows):
     for r in rows:
         lines.append(f'{r["sheet"]:22} {r["probe"] + "<" + r["dtype"] + ">":22} {r["level"]:5} '
                      f'{r["limit"]:7.1f} {r["ceiling"]:8.1f} {r["ratio"]:6.2f} {r["class"]:10} '
-                     f'{"ok" if r["ok"] else "FAIL"}')
+                     f'{"ok" if r["ok"] else ("KNOWN: " + r["known"]) if r.get("known") else "FAIL"}')
     return '\n'.join(lines)
