@@ -3,7 +3,7 @@
 // connector (libridgeline-kp.so) can place the kernel on the measured roofs. Header-only; needs
 // only Kokkos. The counts travel through Kokkos::Tools::declareMetadata, which Kokkos 3.4.01 and
 // 4.x both have and forward to the loaded tool: the application never links the connector, and
-// without a tool loaded the call does nothing.
+// without a tool loaded the call returns at once.
 //
 // Call it after Kokkos::initialize (a tool is loaded there; earlier declarations reach nothing),
 // with the label the kernel is launched with. The counts hold for the label's launches from then
@@ -36,6 +36,9 @@ namespace ridgeline {
 
 inline void annotate_kernel(const std::string& label, double flop_per_call, double bytes_per_call,
                             const std::string& dtype) {
+  // Without a tool the declaration reaches nobody: skip formatting it (about 0.3 µs a call here,
+  // paid before every launch by an application that declares per launch).
+  if (!Kokkos::Tools::profileLibraryLoaded()) return;
   Kokkos::Tools::declareMetadata(annotation::key_for(label),
                                  annotation::value_for(flop_per_call, bytes_per_call, dtype));
 }
