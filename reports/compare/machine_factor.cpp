@@ -47,9 +47,14 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
     m.note = fmt::format("spread unknown ({} nights): not judged", m.nights);
     return;
   }
-  // The smallest uniform change it calls SLOWER: the tolerance, or where the floor leaves the
-  // test short of alpha, the change that reaches it.
-  m.min_detectable = std::max(m.tolerance, -std::expm1(-z_two_sided(o.alpha) * m.spread));
+  // The smallest uniform change it calls SLOWER in 95 % of nights: past the threshold (the
+  // tolerance, or where the floor leaves the test short of alpha, the change that reaches it) by
+  // 1.645 spreads, since tonight's own factor scatters by a spread around the change. The
+  // threshold alone is a coin toss: gate-aa's 10 % plant was caught in 1 of the 2 recorded nights
+  // whose threshold promised it (2026-12-06, the development VM).
+  const double threshold_log = std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.spread);
+  m.min_detectable =
+      -std::expm1(-(threshold_log + z_two_sided(2 * (1 - kDetectionPower)) * m.spread));
   m.note = fmt::format(
       "{}machine-wide factor: the median over the points, taken out of each point and roof for "
       "their relative verdicts; judged against its spread across the history nights, {:.2f} % "

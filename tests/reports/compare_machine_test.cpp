@@ -351,5 +351,30 @@ TEST(MachineFactor, TheSpreadIsFlooredByTheNightsErrorAndWidenedByANoisierNight)
   EXPECT_NEAR(m.tolerance, 0.01, 1e-12);
 }
 
+// The printed minimum detectable machine-wide change is a promise: a slowdown of that size is
+// called SLOWER even when tonight's own factor scatters 1.645 spreads its way (95 % of nights),
+// not only on the half of nights the threshold alone would catch.
+TEST(MachineFactor, TheMinimumDetectableChangeIsCaughtInNinetyFivePercentOfNights) {
+  CompareOptions o;
+  MachineFactorEvidence e;
+  e.history = {0.03, -0.03, 0.015, -0.015, 0, 0.02, -0.02};
+  MetricComparison m;
+  judge_machine_factor(m, e, o);
+  ASSERT_GT(m.spread, 0);
+  const double mdc = m.min_detectable, shift = -std::log1p(-mdc);
+  EXPECT_GT(mdc, m.tolerance);
+  for (double scatter : {-1.64, 0.0, 1.0}) {  // tonight's factor: the change plus scatter
+    e.tonight = shift + scatter * m.spread;
+    MetricComparison planted;
+    judge_machine_factor(planted, e, o);
+    EXPECT_EQ(planted.verdict, Verdict::kSlower) << scatter << " spreads: " << planted.note;
+  }
+  // The threshold alone (the old figure) is missed by a night that scatters against it.
+  e.tonight = -std::log1p(-m.tolerance) - 0.5 * m.spread;
+  MetricComparison at_threshold;
+  judge_machine_factor(at_threshold, e, o);
+  EXPECT_NE(at_threshold.verdict, Verdict::kSlower) << at_threshold.note;
+}
+
 }  // namespace
 }  // namespace ridgeline
