@@ -77,6 +77,7 @@ void read_context(Results& res, const std::string& file, const std::string& pref
     res.cpu_cores = to_count(cpu.number("cores", true), 0);
     res.cpu_threads = to_count(cpu.number("threads", true), 0);
     if (cpu.has("avx512")) res.cpu_avx512 = cpu.boolean("avx512");
+    if (cpu.has("hypervisor")) res.cpu_hypervisor = cpu.boolean("hypervisor");
     res.caches_incomplete = cpu.str("caches_incomplete", false);
     if (cpu.has("measured_clock")) {
       if (!ctx["cpu"]["measured_clock"].is_object())

@@ -94,6 +94,9 @@ struct Results {
   // (backends/host/host_clock.hpp); nullopt in files without it or where it was withheld.
   std::optional<double> cpu_clock_mhz;
   std::optional<bool> cpu_avx512;
+  // context.cpu.hypervisor: the CPU runs under a hypervisor (x86's "hypervisor" flag); nullopt
+  // where the file does not say. Its per-core caches may be shared with a sibling it cannot see.
+  std::optional<bool> cpu_hypervisor;
   std::vector<CacheInfo> caches;
   // context.cpu.caches_incomplete: why `caches` lacks a level the CPU has (an L3 CPUID gave no
   // trustworthy size for); empty when the list is whole. Sizes beyond the last one are unknown.

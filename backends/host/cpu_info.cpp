@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -209,6 +210,7 @@ CpuDescription describe_cpu(const std::string& sysfs_cpu, const std::string& cpu
   std::set<std::pair<std::string, std::string>> cores;  // (physical id, core id)
   int threads = 0;
   bool avx512 = false;
+  std::optional<bool> hypervisor;  // x86's "hypervisor" flag; unknown where no flags line is listed
   std::ifstream in(cpuinfo);
   std::string line, physical;
   while (std::getline(in, line)) {
@@ -223,10 +225,14 @@ CpuDescription describe_cpu(const std::string& sysfs_cpu, const std::string& cpu
     if (key == "physical id") physical = value;
     if (key == "core id") cores.insert({physical, value});
     if (key == "flags" && value.find("avx512f") != std::string::npos) avx512 = true;
+    if (key == "flags") hypervisor = (" " + value + " ").find(" hypervisor ") != std::string::npos;
   }
   j["threads"] = threads > 0 ? nlohmann::json(threads) : nlohmann::json(nullptr);
   j["cores"] = !cores.empty() ? nlohmann::json(cores.size()) : j["threads"];
   j["avx512"] = avx512;
+  // Under a hypervisor the topology is the VM's: a vCPU may share its physical core (its L1 and
+  // L2) with an SMT sibling of another tenant that no cache list shows.
+  j["hypervisor"] = hypervisor ? nlohmann::json(*hypervisor) : nlohmann::json(nullptr);
   nlohmann::json caches = nlohmann::json::array();
   std::vector<CacheLevel> levels = cpu_caches(sysfs_cpu);
   if (levels.empty() && cpuid) {

@@ -13,7 +13,8 @@ namespace ridgeline {
 // Why the run does not own the cache level that holds `p`'s working set; empty when it does.
 // Not owned: a set beyond every level of a cache list that is incomplete (the last-level cache's
 // size unknown: `caches_incomplete`), or within (or, below the DRAM plateau, beyond) a level whose
-// shared_by_threads exceeds the space's threads. Judged the same way for the same reason, two
+// shared_by_threads exceeds the space's threads, or any cache level of a CPU under a hypervisor
+// (context.cpu.hypervisor: the VM's cache list is not the host's). Judged the same way for the same reason, two
 // states: a cache sweep's set within an octave of a capacity (from 1/√2 of it to twice it),
 // split between the two levels. Owned: a level each of the run's threads has to
 // itself or shares only among them, a GPU's caches (the run has the device), and points that

@@ -170,5 +170,23 @@ TEST(CpuInfo, SysfsWinsAndCpuidFillsInWhereItListsNothing) {
   fs::remove_all(root);
 }
 
+// A VM says so in its flags; a cpuinfo without a flags line (other architectures) does not tell.
+TEST(CpuInfo, TheHypervisorFlagIsRecordedAndUnknownWithoutFlags) {
+  const fs::path root = fs::temp_directory_path() / ("ridgeline-hv-" + std::to_string(::getpid()));
+  fs::create_directories(root / "cpu0");
+  const fs::path cpuinfo = root / "cpuinfo";
+  const auto recorded = [&](const std::string& flags) {
+    std::ofstream(cpuinfo) << "processor\t: 0\n" << flags;
+    return host::describe_cpu(root.string(), cpuinfo.string(), replay).recorded;
+  };
+  CpuidTable other = {{{0, 0}, {0xd, 1, 2, 3}}};
+  g_table = &other;
+  EXPECT_EQ(recorded("flags\t\t: fpu avx2 hypervisor lahf_lm\n")["hypervisor"], true);
+  EXPECT_EQ(recorded("flags\t\t: fpu avx2 lahf_lm\n")["hypervisor"], false);
+  EXPECT_EQ(recorded("flags\t\t: fpu xhypervisorx\n")["hypervisor"], false);  // a word, not a part
+  EXPECT_TRUE(recorded("Features\t: fp asimd\n")["hypervisor"].is_null());
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace ridgeline

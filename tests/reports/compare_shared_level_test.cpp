@@ -289,6 +289,30 @@ TEST(CacheOwnership, ALevelIsTheRunsWhenItsThreadsAloneShareIt) {
   EXPECT_EQ(unowned_level_reason(r, g), "");
 }
 
+// Under a hypervisor no cache level is known to be the run's: a vCPU's per-core L1 and L2 may
+// serve an SMT sibling of another tenant that the VM's cache list cannot show.
+TEST(CacheOwnership, UnderAHypervisorNoCacheLevelIsTheRuns) {
+  Results r;
+  r.caches = {{1, "data", 48 * kKiB, 1, 2}, {2, "unified", 2 * kMiB, 1, 2}};
+  r.spaces = {{"OpenMP", "host", 2, std::nullopt, std::nullopt}};
+  r.dram_min_bytes = 512 * kMiB;
+  Point p;
+  p.space = "OpenMP";
+  p.working_set_bytes = 1 * kMiB;  // inside the two L2s
+  EXPECT_EQ(unowned_level_reason(r, p), "");
+  r.cpu_hypervisor = true;
+  EXPECT_NE(unowned_level_reason(r, p).find("L2 (2 MiB): this CPU runs under a hypervisor"),
+            std::string::npos)
+      << unowned_level_reason(r, p);
+  p.working_set_bytes = 16 * kKiB;
+  EXPECT_NE(unowned_level_reason(r, p).find("L1 (48 KiB)"), std::string::npos);
+  p.working_set_bytes = 1 * kGiB;  // DRAM: judged as before
+  EXPECT_EQ(unowned_level_reason(r, p), "");
+  r.cpu_hypervisor = false;
+  p.working_set_bytes = 1 * kMiB;
+  EXPECT_EQ(unowned_level_reason(r, p), "");
+}
+
 // Two states visibly apart, each seen twice, against a spread of one state.
 TEST(HistoryModes, TheIssuesFp32NightsAreBimodalItsFp64NightsNotYet) {
   const HistoryModes fp32 = history_modes({95.1, 119.6, 134.1, 139.0, 145.2, 67.9, 74.4}, 5);
