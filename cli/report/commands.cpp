@@ -8,6 +8,7 @@
 #include "cli/report/compare_command.hpp"
 #include "cli/report/export_command.hpp"
 #include "cli/report/fit_command.hpp"
+#include "cli/report/gate_command.hpp"
 #include "cli/report/place_command.hpp"
 #include "cli/report/profile_command.hpp"
 #include "cli/report/report_command.hpp"
@@ -24,6 +25,7 @@ void add_report_commands(CLI::App& app, int& exit_code) {
   add_place_command(app, exit_code);
   add_profile_command(app, exit_code);
   add_compare_command(app, exit_code);
+  add_gate_command(app, exit_code);
   add_export_command(app, exit_code);
   add_slug_command(app, exit_code);
 }

@@ -1,0 +1,252 @@
+// compare.json, one typed component (reports/compare/compare_json.hpp): what the reader reads
+// back the writer writes again byte for byte (results, kernels and an unreadable baseline's
+// file), `ridgeline compare --json` writes exactly the writer's text, the reader's errors are one
+// line naming the file and the field, and schema.md describes every field the writer writes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <regex>
+#include <set>
+
+#include "reports/compare/compare_json.hpp"
+#include "reports/compare/gate_driver.hpp"
+#include "tests/reports/cli_test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+using namespace test;
+using nlohmann::json;
+
+std::string night_file(int n) {
+  return kData + "/gate-history/night-0" + std::to_string(n) + ".json";
+}
+
+// Three history nights and tonight, recorded on one host: a comparison with every kind of metric
+// (the machine-wide factor needs three history nights).
+GateResult recorded_gate() {
+  GateRequest g;
+  g.files = {night_file(1), night_file(2), night_file(3), night_file(4)};
+  return run_gate(g);
+}
+
+// What the reader gives for `text`, or its error.
+std::string read_error(const std::string& text) {
+  try {
+    parse_compare_json(text, "c.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CompareJson, ResultsFileReadsBackToTheSameText) {
+  const GateResult run = recorded_gate();
+  ASSERT_FALSE(run.kernels);
+  const std::string text = write_compare_json(run.file);
+  const CompareFile back = parse_compare_json(text, "c.json");
+  EXPECT_EQ(write_compare_json(back), text);
+  EXPECT_EQ(back.schema_version, kCompareSchemaVersion);
+  EXPECT_EQ(back.kind, "results");
+  EXPECT_EQ(back.history.size(), 3u);
+  EXPECT_EQ(back.metrics.size(), run.comparison.points.size() + run.comparison.roofs.size() +
+                                     (run.comparison.machine ? 1 : 0));
+  bool roof = false, machine = false;
+  for (const CompareMetric& m : back.metrics) {
+    roof |= m.kind == "roof" && m.relative_change == m.change;
+    machine |= m.kind == "machine" && m.unit == "ratio";
+  }
+  EXPECT_TRUE(roof);
+  EXPECT_TRUE(machine);
+}
+
+TEST(CompareJson, CompareCommandWritesTheWritersText) {
+  TempDir dir;
+  const std::string out = dir.path + "/c.json";
+  const auto r = run_command(kBin + " compare " + night_file(1) + " " + night_file(2) + " " +
+                             night_file(3) + " " + night_file(4) + " --json " + out);
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.4.0");
+}
+
+json kernel(double median) {
+  return {{"label", "app::stream"},
+          {"region", "/step"},
+          {"kind", "for"},
+          {"space", "OpenMP"},
+          {"device_id", 0},
+          {"calls", 100},
+          {"seconds_total", 100 * median},
+          {"seconds_per_call",
+           {{"median", median},
+            {"p25", 0.99 * median},
+            {"p75", 1.01 * median},
+            {"min", 0.98 * median},
+            {"max", 1.05 * median},
+            {"calls_kept", 100}}},
+          {"counts", nullptr}};
+}
+
+TEST(CompareJson, KernelsFileReadsBackToTheSameText) {
+  TempDir dir;
+  std::vector<std::string> files;
+  for (double f : {1.0, 1.004, 0.997, 1.002, 1.5}) {
+    const json doc = {{"schema", "ridgeline-kernels"},
+                      {"schema_version", "1.0.0"},
+                      {"complete", true},
+                      {"host", {{"hostname", "devbox"}}},
+                      {"kokkos", {{"global_fencing", true}}},
+                      {"kernels", json::array({kernel(0.004 * f)})}};
+    files.push_back(dir.path + "/k" + std::to_string(files.size()) + ".json");
+    write_json(files.back(), doc);
+  }
+  GateRequest g;
+  g.files = files;
+  const GateResult run = run_gate(g);
+  ASSERT_TRUE(run.kernels);
+  const std::string text = write_compare_json(run.file);
+  const CompareFile back = parse_compare_json(text, "k.json");
+  EXPECT_EQ(back.kind, "kernels");
+  ASSERT_EQ(back.metrics.size(), 1u);
+  EXPECT_EQ(back.metrics[0].verdict, "SLOWER");
+  EXPECT_EQ(back.metrics[0].cause, std::optional<std::string>("unknown"));  // no roofs given
+  EXPECT_EQ(write_compare_json(back), text);
+  EXPECT_EQ(json::parse(text).count("history_decision"), 0u);  // results files only
+}
+
+TEST(CompareJson, UnreadableBaselineFileReadsBack) {
+  TempDir dir;
+  const std::string broken = dir.path + "/base.json";
+  write_file(broken, "{\"points\": [");
+  GateRequest g;
+  g.files = {broken, night_file(2)};
+  g.skip_unreadable_history = true;
+  try {
+    run_gate(g);
+    FAIL() << "an unreadable baseline ends the gate";
+  } catch (const BaselineUnreadable& e) {
+    EXPECT_EQ(e.unreadable.file, broken);
+    EXPECT_EQ(e.unreadable.role, "baseline");
+    const std::string text = write_compare_json(unreadable_baseline_file(e.unreadable));
+    const CompareFile back = parse_compare_json(text, "c.json");
+    EXPECT_FALSE(back.has_comparison());
+    EXPECT_FALSE(back.verdict);
+    EXPECT_EQ(write_compare_json(back), text);
+    EXPECT_EQ(json::parse(text).size(),
+              4u);  // schema_version, verdict, history_decision, unreadable
+  }
+}
+
+TEST(CompareJson, ReaderErrorsNameTheFileAndTheField) {
+  const json good = json::parse(write_compare_json(recorded_gate().file));
+  const auto with = [&good](const std::function<void(json&)>& change) {
+    json j = good;
+    change(j);
+    return read_error(j.dump());
+  };
+  EXPECT_EQ(read_error(good.dump()), "");
+  EXPECT_EQ(read_error("{\"metrics\": ["), "c.json: not valid JSON (is it a compare.json?)");
+  EXPECT_EQ(with([](json& j) { j.erase("gates_speed"); }),
+            "c.json: gates_speed: missing required field");
+  EXPECT_EQ(with([](json& j) { j["metrics"][1]["verdict"] = 3; }),
+            "c.json: metrics[1].verdict: must be a string");
+  EXPECT_EQ(with([](json& j) { j["metrics"][0]["change"] = "-3 %"; }),
+            "c.json: metrics[0].change: must be a number or null");
+  EXPECT_EQ(with([](json& j) { j["options"]["min_history"] = -1; }),
+            "c.json: options.min_history: must be a whole number >= 0");
+  EXPECT_EQ(with([](json& j) {
+              j["unreadable"] = {{{"file", "a"}, {"role", "history"}}};
+            }),
+            "c.json: unreadable[0].error: missing required field");
+  EXPECT_NE(with([](json& j) { j["schema_version"] = "2.0.0"; }).find("c.json: schema_version: "),
+            std::string::npos);
+  EXPECT_NE(with([](json& j) { j["metrics"][0]["kind"] = "roofs"; }).find("metrics[0].kind: "),
+            std::string::npos);
+  EXPECT_EQ(with([](json& j) { j["counts"]["SLOWER"] = "1"; }),
+            "c.json: counts.SLOWER: must be a whole number >= 0");
+}
+
+// Any field of a written file replaced by a value of another type: the reader reads it or
+// answers one line naming the file and that field, never another exception.
+std::string reader_path(const std::string& pointer) {  // "/metrics/0/note" -> "metrics[0].note"
+  std::string out;
+  std::size_t at = 1;
+  while (at <= pointer.size()) {
+    const std::size_t end = std::min(pointer.find('/', at), pointer.size());
+    const std::string part = pointer.substr(at, end - at);
+    const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    out += index ? "[" + part + "]" : (out.empty() ? "" : ".") + part;
+    at = end + 1;
+  }
+  return out;
+}
+
+TEST(CompareJson, EveryFieldOfTheWrongTypeIsOneLineNamingIt) {
+  const json good = json::parse(write_compare_json(recorded_gate().file));
+  int errors = 0;
+  const json flat = good.flatten();  // named: a range-for over a temporary's items() dangles
+  for (const auto& item : flat.items()) {
+    const std::string pointer = item.key();
+    // The top level, and the first two metrics in full (the others have the same fields).
+    if (pointer.rfind("/metrics/", 0) == 0 && pointer.rfind("/metrics/0/", 0) != 0 &&
+        pointer.rfind("/metrics/1/", 0) != 0)
+      continue;
+    const json::json_pointer at(pointer);
+    for (const json& wrong : {json(nullptr), json("x"), json(1.5), json(-1), json(true),
+                              json::array(), json::object()}) {
+      json j = good;
+      j[at] = wrong;
+      try {
+        parse_compare_json(j.dump(), "c.json");
+      } catch (const InputError& e) {
+        ++errors;
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("c.json: " + reader_path(pointer.substr(0, pointer.rfind('/'))), 0),
+                  0u)
+            << pointer << " = " << wrong << ": " << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << pointer << " = " << wrong << ": " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(errors, 100);
+}
+
+// Every key the writer writes, at any depth (array entries and the kernels' fraction_of_roof
+// included), is described in schema.md as `key`.
+void collect_keys(const json& j, std::set<std::string>& keys) {
+  if (j.is_object())
+    for (const auto& item : j.items()) {
+      keys.insert(item.key());
+      collect_keys(item.value(), keys);
+    }
+  if (j.is_array())
+    for (const auto& v : j) collect_keys(v, keys);
+}
+
+TEST(CompareJson, SchemaDescribesEveryField) {
+  const std::string schema =
+      slurp(std::string(ridgeline::test::paths::kSourceDir) + "/reports/compare/schema.md");
+  ASSERT_FALSE(schema.empty());
+  std::set<std::string> keys;
+  collect_keys(json::parse(write_compare_json(recorded_gate().file)), keys);
+  CompareFile kernels;
+  kernels.kind = "kernels";
+  kernels.verdict = "no regression";
+  CompareMetric k;
+  k.kind = "kernel";
+  k.fraction_of_roof.push_back(CompareMetric{});
+  kernels.metrics.push_back(k);
+  collect_keys(json::parse(write_compare_json(kernels)), keys);
+  for (const std::string& key : keys) {
+    if (std::regex_search(key, std::regex("^[A-Z]|[ ,]"))) continue;  // verdicts and outcomes
+    EXPECT_NE(schema.find("`" + key + "`"), std::string::npos) << key;
+  }
+  EXPECT_NE(schema.find(std::string("`") + kCompareSchemaVersion + "`"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ridgeline

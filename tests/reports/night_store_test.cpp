@@ -1,0 +1,252 @@
+// The nightly store and the night's verdict (reports/compare/night_store.hpp, `ridgeline gate`):
+// the first verified night starts the baseline, verified nights without a regression join the
+// history and the oldest leave, unreadable files are kept aside and never fail the night, a
+// regression or a failed run fails it and stays out, --update-baseline promotes tonight. The
+// nights are a recorded night (tests/data/gate-history/night-01.json) with its times scaled
+// here, so that no verdict depends on this machine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "reports/compare/night_store.hpp"
+#include "tests/reports/cli_test_support.hpp"
+
+namespace ridgeline {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test;
+using nlohmann::json;
+
+constexpr const char* kDate = "2026-12-06";
+
+class NightStoreTest : public ::testing::Test {
+ protected:
+  // Tonight's results file: the recorded night, its times × `factor` (`which` point, or every
+  // point when empty) and each point's CPU wait share `wait`.
+  std::string tonight(double factor = 1, const std::string& which = "", double wait = 0.001) {
+    json night = fixture("gate-history/night-01.json");
+    int j = 0;
+    for (auto& p : night["points"]) {
+      if (!p["median_s"].is_number()) continue;
+      // Each night a little different (within 0.5 %), as real nights are.
+      double f = 1 + 0.001 * ((3 * count_ + 7 * j++) % 5 - 2);
+      if (which.empty() || p["name"] == which) f *= factor;
+      for (auto& s : p["samples"]) s = s.get<double>() * f;
+      for (const char* k : {"median_s", "min_s", "max_s"})
+        if (p[k].is_number()) p[k] = p[k].get<double>() * f;
+      for (const char* rate : {"flops_per_s", "bytes_per_s"})
+        if (p[rate].is_number()) p[rate] = p[rate].get<double>() / f;
+      p["cpu_wait"] = {{"median_share", wait}, {"threads", 1}};
+    }
+    const std::string folder = dir_.path + "/results/night-" + std::to_string(count_++);
+    fs::create_directories(folder);
+    write_json(folder + "/results.json", night);
+    return folder + "/results.json";
+  }
+  NightOutcome night(const std::string& results, bool verified = true, bool update = false) {
+    NightRequest r;
+    r.results = results;
+    r.run_verified = verified;
+    r.nights = nights_;
+    r.update_baseline = update;
+    r.date = kDate;
+    r.night_name = "2026120" + std::to_string(count_) + "T000000Z_night";
+    log_.str("");
+    return run_night(store_, r, log_);
+  }
+  std::vector<std::string> history() const {
+    std::vector<std::string> names;
+    if (fs::exists(store_.history_dir()))
+      for (const auto& e : fs::directory_iterator(store_.history_dir()))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  static bool has(const std::vector<std::string>& lines, const std::string& text) {
+    for (const auto& l : lines)
+      if (l.find(text) != std::string::npos) return true;
+    return false;
+  }
+
+  TempDir dir_;
+  NightStore store_{dir_.path + "/baselines", "devbox-cpu"};
+  int nights_ = 7;
+  int count_ = 0;
+  std::ostringstream log_;
+};
+
+TEST_F(NightStoreTest, FirstVerifiedNightStartsTheBaseline) {
+  EXPECT_EQ(store_.window(7), std::vector<std::string>{store_.baseline().string()});
+  EXPECT_FALSE(store_.has_baseline());
+  const std::string first = tonight();
+  const NightOutcome o = night(first);
+  EXPECT_EQ(o.verdict, "NEW BASELINE (first night for this host/device)");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_FALSE(o.file);
+  EXPECT_TRUE(has(o.details, "first night: tonight's results are now the baseline"));
+  EXPECT_NE(log_.str().find("no baseline for devbox-cpu"), std::string::npos);
+  EXPECT_EQ(slurp(store_.baseline().string()), slurp(first));
+}
+
+TEST_F(NightStoreTest, ANightThatDidNotVerifyNeverBecomesTheBaseline) {
+  const NightOutcome o = night(tonight(), false, true);
+  EXPECT_EQ(o.verdict, "VERIFICATION FAILED; no baseline yet");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_TRUE(has(o.details, "baseline not updated"));
+  EXPECT_FALSE(fs::exists(store_.baseline()));
+}
+
+// The baseline and the newest nights, `nights` files in all; the oldest leave.
+TEST_F(NightStoreTest, HistoryKeepsTheNewestNightsAndRotates) {
+  nights_ = 3;
+  night(tonight());
+  const NightOutcome second = night(tonight());
+  EXPECT_EQ(second.verdict, "no regression (history too short to gate on speed)");
+  EXPECT_TRUE(has(second.details, "tonight joins the history"));
+  ASSERT_TRUE(second.file);
+  EXPECT_EQ(second.file->history.size(), 1u);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(night(tonight()).status, 0) << log_.str();
+  const std::vector<std::string> kept = history();
+  ASSERT_EQ(kept.size(), 2u);  // nights 4 and 5: the baseline makes 3
+  EXPECT_EQ(kept.back(), "20261205T000000Z_night.json");
+  EXPECT_EQ(kept.front(), "20261204T000000Z_night.json");
+  const std::vector<std::string> window = store_.window(3);
+  ASSERT_EQ(window.size(), 3u);
+  EXPECT_EQ(window[0], store_.baseline().string());
+  EXPECT_EQ(fs::path(window[2]).filename(), kept.back());
+  EXPECT_EQ(store_.window(1).size(), 1u);  // --history 1: the baseline alone
+}
+
+TEST_F(NightStoreTest, ARegressionFailsTheNightNamesTheMetricAndStaysOut) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  ASSERT_EQ(history().size(), 3u);
+  const NightOutcome o = night(tonight(3, "triad/Serial/fp64/n:10880"));
+  EXPECT_EQ(o.status, 1) << o.verdict;
+  EXPECT_EQ(o.verdict, "REGRESSION");
+  EXPECT_TRUE(has(o.details, "SLOWER: `triad/Serial/fp64/n:10880` -6")) << log_.str();
+  EXPECT_EQ(history().size(), 3u);
+  // The verdict is compare.json's: the same from the file read back.
+  NightOutcome again;
+  judge_compared_night(parse_compare_json(write_compare_json(*o.file), "c.json"), again);
+  EXPECT_EQ(again.verdict, o.verdict);
+  EXPECT_EQ(again.details, o.details);
+  EXPECT_EQ(again.status, o.status);
+}
+
+TEST_F(NightStoreTest, UpdateBaselinePromotesTonightAndStartsTheHistoryAgain) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::string slow = tonight(3, "triad/Serial/fp64/n:10880");
+  const NightOutcome o = night(slow, true, true);
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.verdict, "REGRESSION; BASELINE UPDATED");
+  EXPECT_TRUE(has(o.details, "the SLOWER metrics above were accepted into the new baseline"));
+  EXPECT_EQ(slurp(store_.baseline().string()), slurp(slow));
+  EXPECT_FALSE(fs::exists(store_.history_dir()));
+}
+
+TEST_F(NightStoreTest, ABusyNightStaysOutOfAQuietHistory) {
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  ASSERT_EQ(history().size(), 2u);  // and the baseline: 3 quiet nights
+  const NightOutcome busy = night(tonight(1, "", 0.5));
+  EXPECT_EQ(busy.status, 0);
+  EXPECT_EQ(busy.file->history_decision, std::optional<std::string>("busy_kept_out"));
+  EXPECT_TRUE(has(busy.details, "kept out of the history"));
+  EXPECT_EQ(history().size(), 2u);
+}
+
+TEST_F(NightStoreTest, UnreadableHistoryNightIsKeptAsideAndLeftOut) {
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const fs::path broken = store_.history_dir() / history().front();
+  write_file(broken.string(), "{\"points\": [");
+  const NightOutcome o = night(tonight());
+  EXPECT_EQ(o.status, 0) << o.verdict;
+  EXPECT_TRUE(fs::exists(broken.string() + ".corrupt-" + kDate));
+  EXPECT_NE(log_.str().find("is unreadable; kept aside"), std::string::npos) << log_.str();
+  EXPECT_TRUE(has(o.details, "could not be read; kept aside"));
+  ASSERT_TRUE(o.file);
+  EXPECT_EQ(o.file->history.size(), 2u);    // the baseline and the readable night
+  EXPECT_TRUE(o.file->unreadable.empty());  // the comparison ran again without it
+}
+
+TEST_F(NightStoreTest, UnreadableBaselineIsKeptAsideAndReplaced) {
+  night(tonight());
+  for (const char* aside : {".corrupt-2026-12-06", ".corrupt-2026-12-06.2"}) {
+    write_file(store_.baseline().string(), "{\"schema_version\": \"1.0.0\", \"points\": [");
+    const std::string results = tonight();
+    const NightOutcome o = night(results);
+    EXPECT_EQ(o.status, 0);
+    EXPECT_EQ(o.verdict, "NEW BASELINE (the old one was unreadable)");
+    ASSERT_TRUE(o.file);
+    EXPECT_FALSE(o.file->has_comparison());
+    EXPECT_EQ(slurp(store_.baseline().string() + aside),
+              "{\"schema_version\": \"1.0.0\", \"points\": [");
+    EXPECT_EQ(slurp(store_.baseline().string()), slurp(results));
+  }
+  write_file(store_.baseline().string(), "not JSON");
+  const NightOutcome failed = night(tonight(), false);
+  EXPECT_EQ(failed.verdict, "VERIFICATION FAILED; the baseline was unreadable, no new one yet");
+  EXPECT_EQ(failed.status, 1);
+  EXPECT_FALSE(fs::exists(store_.baseline()));
+}
+
+TEST_F(NightStoreTest, ABaselinePathThatIsNotAFileIsBadInput) {
+  fs::create_directories(store_.baseline());
+  EXPECT_THROW(night(tonight()), InputError);
+  EXPECT_TRUE(fs::is_empty(store_.baseline()));
+  EXPECT_THROW((void)NightStore(dir_.path, "../x"), InputError);
+}
+
+TEST_F(NightStoreTest, AnotherHostsBaselineIsBadInputAndLeftAlone) {
+  json other = fixture("gate-history/night-01.json");
+  other["context"]["host"]["hostname"] = "otherhost";
+  fs::create_directories(store_.baseline().parent_path());
+  write_json(store_.baseline().string(), other);
+  const NightOutcome o = night(tonight());
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.verdict, "BAD INPUT (ridgeline compare exit 2)");
+  EXPECT_TRUE(has(o.details, "baselines are per host"));
+  EXPECT_EQ(json::parse(slurp(store_.baseline().string())), other);
+}
+
+TEST(NightText, KeepsMarkupOutOfCodeSpans) { EXPECT_EQ(night_text("a`b<img>\nc"), "a'b(img) c"); }
+
+// `ridgeline gate`: the baseline a night would use, and the verdict then the findings on stdout.
+TEST(GateCommand, PrintsTheBaselineAndTheVerdict) {
+  TempDir dir;
+  const std::string store = " --store " + dir.path + "/b --key devbox-cpu";
+  auto r = run_command(kBin + " gate" + store + " --print-baseline");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  fs::create_directories(dir.path + "/n/2026-12-06");
+  const std::string results = dir.path + "/n/2026-12-06/results.json";
+  fs::copy_file(kData + "/gate-history/night-01.json", results);
+  r = run_command(kBin + " gate" + store + " --results " + results + " --json " + dir.path +
+                  "/c.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "NEW BASELINE (first night for this host/device)");
+  EXPECT_FALSE(fs::exists(dir.path + "/c.json"));  // nothing compared
+  r = run_command(kBin + " gate" + store + " --print-baseline");
+  EXPECT_EQ(r.out, dir.path + "/b/devbox-cpu.json\n");
+  r = run_command(kBin + " gate" + store + " --results " + results + " --json " + dir.path +
+                  "/c.json --out " + dir.path + "/c.md");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("no regression (history too short to gate on speed)\n", 0), 0u) << r.out;
+  EXPECT_EQ(read_compare_json(dir.path + "/c.json").history_decision,
+            std::optional<std::string>("joins"));
+  EXPECT_NE(slurp(dir.path + "/c.md"), "");
+  ASSERT_EQ(fs::remove_all(dir.path + "/b/devbox-cpu.json"), 1u);
+  fs::create_directories(dir.path + "/b/devbox-cpu.json");
+  r = run_command(kBin + " gate" + store + " --print-baseline");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("devbox-cpu.json: the baseline exists but is not a regular file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(run_command(kBin + " gate" + store).exit_code, 2);  // no --results
+  EXPECT_EQ(run_command(kBin + " gate" + store + " --results x --history 0").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace ridgeline
