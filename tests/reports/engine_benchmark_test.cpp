@@ -413,6 +413,29 @@ TEST(EngineBenchmark, SglangOneBatchReadsEveryLine) {
   EXPECT_NE(out.out.find(", runs qwen-h200:"), std::string::npos) << out.out;
 }
 
+// A whole request is one point on the chart: its steps and its prefill together, at their joint
+// intensity, its FLOPs over the median latency.
+TEST(EngineBenchmark, AWholeRequestIsOnePointOnTheChart) {
+  const FileAnalysis h200 = analyze(load_results(kH200Results));
+  WorkloadOptions o;
+  o.workload = "qwen2.5-7b";
+  o.measured = kLatency;
+  o.batch_size = "8";
+  o.input_len = "32";
+  o.output_len = "128";
+  const WorkloadRequest q = make_workload_request(o);
+  const PhaseCounts step = count_phase(q.model, q.weights, q.kv_dtype, {Phase::kDecode, 8, 96});
+  const PhaseCounts prefill = count_phase(q.model, q.weights, q.kv_dtype, {Phase::kPrefill, 32, 0});
+  const double flops = 127 * step.flops + prefill.flops;
+  const double bytes = 127 * step.bytes() + prefill.bytes();
+  const MarkedPoint* request = nullptr;
+  for (const MarkedPoint& m : workload_chart_points(q, {&h200}))
+    if (m.point.name == "request b=8 T=32 O=128 latency") request = &m;
+  ASSERT_TRUE(request);
+  EXPECT_DOUBLE_EQ(request->point.intensity, flops / bytes);
+  EXPECT_DOUBLE_EQ(request->point.flops_per_s, flops / 0.62155);
+}
+
 struct BadText {
   std::string text;
   std::string field;
