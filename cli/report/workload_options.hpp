@@ -22,11 +22,17 @@ inline void add_workload_options(CLI::App* app, WorkloadOptions& o) {
   app->add_option("--space", o.space,
                   "Execution space whose roofs to use (default: each host's "
                   "device space, else the one with the highest P)");
-  app->add_option(
-      "--measured", o.measured,
-      "An engine's benchmark of this model (vLLM bench serve --save-result JSON, SGLang "
-      "bench_serving JSON lines): "
-      "its TPOT and TTFT beside the speed of light of the same shapes");
+  app->add_option("--measured", o.measured,
+                  "An engine's benchmark of this model (vLLM bench serve --save-result JSON, "
+                  "vLLM bench latency --output-json JSON, SGLang bench_serving or bench_one_batch "
+                  "JSON lines): its times beside the speed of light of the same shapes");
+  // vllm bench latency's JSON records no shape: the run's own flags, under the engine's names.
+  app->add_option("--batch-size", o.batch_size,
+                  "With --measured vllm bench latency JSON: the --batch-size it was run with");
+  app->add_option("--input-len", o.input_len,
+                  "With --measured vllm bench latency JSON: the --input-len it was run with");
+  app->add_option("--output-len", o.output_len,
+                  "With --measured vllm bench latency JSON: the --output-len it was run with");
   app->add_option("--compute-dtype", o.compute_dtype,
                   "Place the phases on this dtype's roofs (default: the weights', else the "
                   "activations'; stated either way)");
@@ -42,7 +48,10 @@ inline void check_workload_options(const WorkloadOptions& o) {
                                                               {"--kv-dtype", &o.kv_dtype},
                                                               {"--space", &o.space},
                                                               {"--compute-dtype", &o.compute_dtype},
-                                                              {"--measured", &o.measured}};
+                                                              {"--measured", &o.measured},
+                                                              {"--batch-size", &o.batch_size},
+                                                              {"--input-len", &o.input_len},
+                                                              {"--output-len", &o.output_len}};
   for (const auto& [name, value] : shape)
     if (!value->empty()) throw InputError("", name, "places a workload: give --workload too");
 }

@@ -14,8 +14,54 @@ std::string shape_text(const PhaseShape& s) {
                                    : fmt::format("T = {}", s.tokens);
 }
 
-std::string field_of(const MeasuredPhase& m) {
-  return m.shape.phase == Phase::kDecode ? "median_tpot_ms" : "median_ttft_ms";
+// A whole request names its prefill and its steps.
+std::string shape_text(const MeasuredPhase& m) {
+  if (!m.first) return shape_text(m.shape);
+  return fmt::format("b = {}: prefill T = {}, then {} steps at L = {}", m.shape.tokens,
+                     m.first->tokens, m.steps, m.shape.context);
+}
+
+const char* phase_text(const MeasuredPhase& m) {
+  return m.first ? "request" : phase_name(m.shape.phase);
+}
+
+// What the engine ran, and how its times are mapped: the serving benchmarks'.
+std::string serving_header(const EngineRun& r) {
+  return fmt::format(
+      "{}, model {} (backend {}), {} requests completed, max_concurrency {}, request rate {}; "
+      "mean prompt {:.0f} tokens, mean output {:.0f}. TPOT is one decode step of the batch the "
+      "request shared (b = max_concurrency, L = the mean prompt plus half the mean output); TTFT "
+      "one prefill of the mean prompt, which at a concurrency above 1 also holds waiting for "
+      "other requests' steps (its share is a lower one). The medians are held against the bound, "
+      "the p99 shown beside.",
+      md_text(r.engine), md_text(r.model_id.empty() ? "unnamed" : r.model_id), md_text(r.backend),
+      r.num_prompts > 0 ? fmt::format("{} of {}", r.completed, r.num_prompts)
+                        : std::to_string(r.completed),
+      r.max_concurrency ? std::to_string(*r.max_concurrency) : std::string("none"),
+      md_text(r.request_rate), r.mean_input, r.mean_output);
+}
+
+// The offline benchmarks': one static batch each (engine_benchmark.hpp).
+std::string offline_header(const EngineRun& r) {
+  if (r.format == EngineFormat::kVllmLatency) {
+    const StaticBatch& b = r.batches.front();
+    return fmt::format(
+        "{}, {} iterations of one batch of {} prompts of {} tokens, {} output tokens each (the "
+        "shape as given with --batch-size, --input-len and --output-len: the file records none; "
+        "n = 1 and no beam search assumed). Its median latency is one whole batch: held against "
+        "the prefill of one prompt (a lower bound when the batch has several) plus output_len − "
+        "1 decode steps at the mean context of the steps, the p99 shown beside.",
+        md_text(r.engine), b.iterations, b.batch, b.input, b.output);
+  }
+  std::string names;
+  for (const StaticBatch& b : r.batches)
+    if (!b.run_name.empty() && names.find(b.run_name) == std::string::npos)
+      names += (names.empty() ? "" : ", ") + b.run_name;
+  return fmt::format(
+      "{}{}: median_decode_latency is one decode step of the batch at the median step's context "
+      "(L = input_len + output_len / 2); prefill_latency one sample of the batch's prefill, "
+      "placed at batch 1 (the model counts one prompt's prefill).",
+      md_text(r.engine), names.empty() ? std::string() : ", runs " + md_text(names));
 }
 
 }  // namespace
@@ -26,20 +72,9 @@ std::string render_engine_section(const WorkloadRequest& q,
   if (!q.measured) return {};
   const EngineRun& r = *q.measured;
   std::string md = fmt::format(
-      "**Measured by the engine** ({}): {}, model {} (backend {}), {} requests completed, "
-      "max_concurrency {}, request rate {}; mean prompt {:.0f} tokens, mean output {:.0f}. TPOT "
-      "is one decode step of the batch the request shared (b = max_concurrency, L = the mean "
-      "prompt plus half the mean output); TTFT one prefill of the mean prompt, which at a "
-      "concurrency above 1 also holds waiting for other requests' steps (its share is a lower "
-      "one). The medians are held against the bound, the p99 shown beside. A time below the "
-      "bound's interval is an error in the model, the roofs or the file, never a share above "
-      "100 %.\n\n",
-      md_code(r.file), md_text(r.engine), md_text(r.model_id.empty() ? "unnamed" : r.model_id),
-      md_text(r.backend),
-      r.num_prompts > 0 ? fmt::format("{} of {}", r.completed, r.num_prompts)
-                        : std::to_string(r.completed),
-      r.max_concurrency ? std::to_string(*r.max_concurrency) : std::string("none"),
-      md_text(r.request_rate), r.mean_input, r.mean_output);
+      "**Measured by the engine** ({}): {} A time below the bound's interval is an error in the "
+      "model, the roofs or the file, never a share above 100 %.\n\n",
+      md_code(r.file), r.batches.empty() ? serving_header(r) : offline_header(r));
   const std::vector<EngineShareRow> rows = engine_shares(q, table);
   if (!rows.empty()) {
     md += "| measured | phase | shape | median | p99 |";
@@ -52,8 +87,8 @@ std::string render_engine_section(const WorkloadRequest& q,
     md += "\n" + rule + "\n";
     for (const EngineShareRow& row : rows) {
       const MeasuredPhase& m = row.measured;
-      md += fmt::format("| {} | {} | {} | {} | {} |", m.metric, phase_name(m.shape.phase),
-                        shape_text(m.shape), format_seconds(m.median_s),
+      md += fmt::format("| {} | {} | {} | {} | {} |", m.metric, phase_text(m), shape_text(m),
+                        format_seconds(m.median_s),
                         m.p99_s ? format_seconds(*m.p99_s) : std::string("–"));
       for (const auto& s : row.hosts) {
         if (!s) {
@@ -87,10 +122,10 @@ std::vector<std::string> engine_bound_errors(const WorkloadRequest& q,
         out.push_back(fmt::format(
             "{}: {}: {} {} is below the speed of light on {} ({}, {} {}): the model, the roofs "
             "or the file is wrong",
-            q.measured->file, field_of(row.measured), row.measured.metric,
+            q.measured->file, row.measured.field, row.measured.metric,
             format_seconds(row.measured.median_s), hosts[h]->label,
-            format_seconds(row.hosts[h]->bound_s.ci.low), phase_name(row.measured.shape.phase),
-            shape_text(row.measured.shape)));
+            format_seconds(row.hosts[h]->bound_s.ci.low), phase_text(row.measured),
+            shape_text(row.measured)));
   return out;
 }
 

@@ -30,11 +30,20 @@ std::vector<MarkedPoint> workload_chart_points(const WorkloadRequest& q,
     }
     for (const EngineShareRow& share : engine_shares(q, table)) {
       if (!share.hosts[h]) continue;
-      const PhaseCounts c = count_phase(q.model, q.weights, q.kv_dtype, share.measured.shape);
+      const MeasuredPhase& m = share.measured;
+      // A whole request: its steps and its prefill together, at their joint intensity.
+      const PhaseCounts c = count_phase(q.model, q.weights, q.kv_dtype, m.shape);
+      double flops = m.steps * c.flops, bytes = m.steps * c.bytes();
+      std::string label = phase_label(m.shape);
+      if (m.first) {
+        const PhaseCounts p = count_phase(q.model, q.weights, q.kv_dtype, *m.first);
+        flops += p.flops;
+        bytes += p.bytes();
+        label = fmt::format("request b={} T={} O={}", m.shape.tokens, m.first->tokens, m.steps + 1);
+      }
       out.push_back(
           {hosts[h], roofs->space, roofs->dtype,
-           ChartPoint{c.intensity(), c.flops / share.measured.median_s, false,
-                      phase_label(share.measured.shape) + " " + share.measured.metric, true}});
+           ChartPoint{flops / bytes, flops / m.median_s, false, label + " " + m.metric, true}});
     }
   }
   return out;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 #include "core/input_error.hpp"
 
@@ -48,17 +50,22 @@ std::vector<PhaseShape> WorkloadRequest::shapes() const {
   for (int b : batches)
     for (int l : contexts) out.push_back({Phase::kDecode, b, l});
   for (int t : prompts) out.push_back({Phase::kPrefill, t, 0});
-  for (const MeasuredPhase& m : measured_shapes.mapped) {
+  const auto add = [&out](const PhaseShape& m) {
     const auto same = [&m](const PhaseShape& s) {
-      return s.phase == m.shape.phase && s.tokens == m.shape.tokens && s.context == m.shape.context;
+      return s.phase == m.phase && s.tokens == m.tokens && s.context == m.context;
     };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(m.shape);
+    if (std::none_of(out.begin(), out.end(), same)) out.push_back(m);
+  };
+  for (const MeasuredPhase& m : measured_shapes.mapped) {
+    add(m.shape);
+    if (m.first) add(*m.first);
   }
   return out;
 }
 
 WorkloadRequest make_workload_request(const WorkloadOptions& o) {
-  if (o.batch.empty() && o.prompt.empty() && o.measured.empty())
+  if (o.batch.empty() && o.prompt.empty() && o.measured.empty() && o.batch_size.empty() &&
+      o.input_len.empty() && o.output_len.empty())
     throw InputError("", "--workload",
                      "give --batch and --context (decode steps), --prompt (prefills), "
                      "--measured (an engine's benchmark), or several");
@@ -78,8 +85,27 @@ WorkloadRequest make_workload_request(const WorkloadOptions& o) {
   if (dtype_bytes(r.kv_dtype) == 0)
     throw InputError("", "--kv-dtype",
                      "'" + r.kv_dtype + "' is not a KV-cache dtype (bf16, fp16, fp8, fp32)");
+  // The shape of a vllm bench latency run, under the engine's own flag names.
+  StatedShape stated;
+  const std::pair<const std::string*, std::optional<int>*> flags[] = {
+      {&o.batch_size, &stated.batch_size},
+      {&o.input_len, &stated.input_len},
+      {&o.output_len, &stated.output_len}};
+  const char* names[] = {"--batch-size", "--input-len", "--output-len"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (flags[i].first->empty()) continue;
+    if (o.measured.empty())
+      throw InputError("", names[i],
+                       "states the shape of a --measured vllm bench latency run: give --measured");
+    const std::vector<int> v =
+        parse_counts(*flags[i].first, names[i], i == 0 ? kMaxBatch : kMaxTokens);
+    if (v.size() != 1)
+      throw InputError("", names[i],
+                       "one value: the run's (ridgeline reads one run of vllm bench latency)");
+    *flags[i].second = v[0];
+  }
   if (!o.measured.empty()) {
-    r.measured = read_engine_benchmark(o.measured);
+    r.measured = read_engine_benchmark(o.measured, stated);
     r.measured_shapes = map_engine_run(*r.measured);
   }
   r.space = o.space;

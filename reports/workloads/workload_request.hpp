@@ -29,6 +29,8 @@ struct WorkloadRequest {
 struct WorkloadOptions {
   std::string workload, weights, kv_dtype, batch, context, prompt, space, compute_dtype;
   std::string measured;  // an engine's benchmark file
+  // The shape a vllm bench latency run had (its JSON records none), as the engine's flags.
+  std::string batch_size, input_len, output_len;
 };
 
 // Loads the model (profiles/workloads, or a .json path) and checks the lists; throws InputError

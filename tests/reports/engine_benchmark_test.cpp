@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+#include <vector>
+
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/render/workload_chart_points.hpp"
@@ -260,6 +263,239 @@ TEST(EngineBenchmark, HostileFilesAreOneLine) {
     EXPECT_NE(r.err.find(file + ": " + field), std::string::npos) << r.err;
   }
 }
+
+const std::string kLatency = kData + "/engines/vllm-bench-latency-qwen2.5-7b.json";
+const std::string kOneBatch = kData + "/engines/sglang-bench-one-batch-qwen2.5-7b.jsonl";
+const std::string kLatencyShape = " --batch-size 8 --input-len 32 --output-len 128";
+
+std::string place_measured(const std::string& file, const std::string& more = "") {
+  return kBin + " place " + kH200Results + " --workload qwen2.5-7b --measured " + file + more;
+}
+
+// Its JSON records no shape: without the engine's flags it is one line naming the first missing.
+TEST(EngineBenchmark, VllmLatencyAsksForTheShapeItRanWith) {
+  const auto r = run_command(place_measured(kLatency, " --batch-size 8"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(kLatency + ": --input-len: missing: vllm bench latency's JSON records no "
+                                  "request shape; give --batch-size, --input-len and --output-len"),
+            std::string::npos)
+      << r.err;
+}
+
+// One whole batch: the prefill of one prompt, then output_len - 1 steps at the steps' mean
+// context, against the median of the iterations.
+TEST(EngineBenchmark, VllmLatencyIsAPrefillAndItsDecodeSteps) {
+  const EngineRun r = read_engine_benchmark(kLatency, {8, 32, 128});
+  EXPECT_EQ(r.engine, "vLLM bench latency");
+  ASSERT_EQ(r.batches.size(), 1u);
+  EXPECT_EQ(r.batches[0].iterations, 10);
+  const EngineShapes s = map_engine_run(r);
+  ASSERT_EQ(s.mapped.size(), 1u);
+  const MeasuredPhase& m = s.mapped[0];
+  EXPECT_STREQ(m.metric, "latency");
+  EXPECT_EQ(m.field, "percentiles.50");
+  EXPECT_DOUBLE_EQ(m.median_s, 0.62155);
+  ASSERT_TRUE(m.p99_s);
+  EXPECT_DOUBLE_EQ(*m.p99_s, 0.6242369999999999);
+  EXPECT_EQ(m.steps, 127);
+  EXPECT_EQ(m.shape.phase, Phase::kDecode);
+  EXPECT_EQ(m.shape.tokens, 8);
+  EXPECT_EQ(m.shape.context, 32 + 64);  // the mean of 33 … 159
+  ASSERT_TRUE(m.first);
+  EXPECT_EQ(m.first->phase, Phase::kPrefill);
+  EXPECT_EQ(m.first->tokens, 32);
+
+  const auto out = run_command(place_measured(kLatency, kLatencyShape));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const FileAnalysis h200 = analyze(load_results(kH200Results));
+  WorkloadOptions o;
+  o.workload = "qwen2.5-7b";
+  o.batch = "1";
+  o.context = "1";
+  const WorkloadRequest q = make_workload_request(o);
+  const HostRoofs roofs = host_roofs(h200, "bf16", "bf16", "", "");
+  ASSERT_TRUE(roofs.roofs);
+  const auto time = [&](const PhaseShape& shape) {
+    const PhasePlacement p =
+        place_phase(count_phase(q.model, q.weights, q.kv_dtype, shape), *roofs.roofs);
+    return shape.tokens / p.tokens_per_s.value;
+  };
+  const double bound = 127 * time({Phase::kDecode, 8, 96}) + time({Phase::kPrefill, 32, 0});
+  ASSERT_LT(bound, 0.62155);
+  const auto at = out.out.find(
+      "| latency | request | b = 8: prefill T = 32, then 127 steps at "
+      "L = 96 | 622 ms | 624 ms |");
+  ASSERT_NE(at, std::string::npos) << out.out;
+  const std::string row = out.out.substr(at, out.out.find('\n', at) - at);
+  EXPECT_NE(row.find(fmt::format("| {:.0f} % |", 100 * bound / 0.62155)), std::string::npos) << row;
+  EXPECT_NE(out.out.find("vLLM bench latency, 10 iterations of one batch of 8 prompts of 32 "
+                         "tokens, 128 output tokens each"),
+            std::string::npos)
+      << out.out;
+  // Both shapes are placed in the table above.
+  EXPECT_NE(out.out.find("| decode | b = 8 | 96 |"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("| prefill | T = 32 | – |"), std::string::npos) << out.out;
+}
+
+TEST(EngineBenchmark, VllmLatencyFasterThanItsBoundIsAnError) {
+  TempDir dir;
+  json j = json::parse(slurp(kLatency));
+  j["percentiles"]["50"] = 0.05;
+  const std::string file = dir.path + "/latency.json";
+  write_json(file, j);
+  const auto r = run_command(place_measured(file, kLatencyShape));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(file + ": percentiles.50: latency 50 ms is below the speed of light"),
+            std::string::npos)
+      << r.err;
+}
+
+// The shape flags belong to the one format without a shape: with another they are refused, and
+// without --measured they say so.
+TEST(EngineBenchmark, ShapeFlagsOnlyForVllmLatency) {
+  for (const std::string& file : {kServe, kSglang, kOneBatch}) {
+    const auto r = run_command(place_measured(file, " --output-len 16"));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(file + ": --output-len: states the shape of a vllm bench latency run"),
+              std::string::npos)
+        << r.err;
+  }
+  const auto alone = run_command(kBin + " place " + kH200Results +
+                                 " --workload qwen2.5-7b --batch 1 --context 8 --batch-size 8");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--batch-size: states the shape of a --measured vllm bench latency "
+                           "run: give --measured"),
+            std::string::npos)
+      << alone.err;
+  const auto two = run_command(place_measured(kLatency,
+                                              " --batch-size 1,8 --input-len 32 "
+                                              "--output-len 128"));
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("--batch-size: one value"), std::string::npos) << two.err;
+}
+
+// Every line of a sweep: each batch's median decode step at its median context, the prefill
+// where the batch is one prompt; a batch of prompts' prefill named, not placed.
+TEST(EngineBenchmark, SglangOneBatchReadsEveryLine) {
+  const EngineRun r = read_engine_benchmark(kOneBatch);
+  EXPECT_EQ(r.engine, "SGLang bench_one_batch (2 results in the file)");
+  ASSERT_EQ(r.batches.size(), 2u);
+  EXPECT_EQ(r.batches[1].batch, 8);
+  EXPECT_EQ(r.batches[1].line, 2);
+  const EngineShapes s = map_engine_run(r);
+  ASSERT_EQ(s.mapped.size(), 3u);
+  EXPECT_STREQ(s.mapped[0].metric, "decode step");
+  EXPECT_EQ(s.mapped[0].field, "line 1.median_decode_latency");
+  EXPECT_EQ(s.mapped[0].shape.tokens, 1);
+  EXPECT_EQ(s.mapped[0].shape.context, 1024 + 8);
+  EXPECT_DOUBLE_EQ(s.mapped[0].median_s, 0.00452);
+  EXPECT_STREQ(s.mapped[1].metric, "prefill");
+  EXPECT_EQ(s.mapped[1].shape.phase, Phase::kPrefill);
+  EXPECT_EQ(s.mapped[1].shape.tokens, 1024);
+  EXPECT_EQ(s.mapped[2].shape.tokens, 8);
+  EXPECT_EQ(s.mapped[2].field, "line 2.median_decode_latency");
+  ASSERT_EQ(s.not_mapped.size(), 1u);
+  EXPECT_NE(s.not_mapped[0].find("prefill (line 2): a batch of 8 prompts of 1024 tokens"),
+            std::string::npos);
+  const auto out = run_command(place_measured(kOneBatch));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("| decode step | decode | b = 1, L = 1032 | 4.52 ms | – |"),
+            std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("| prefill | prefill | T = 1024 | 41.2 ms | – |"), std::string::npos);
+  EXPECT_NE(out.out.find("| decode step | decode | b = 8, L = 1032 | 5.61 ms | – |"),
+            std::string::npos);
+  EXPECT_NE(out.out.find("Not mapped: prefill (line 2): a batch of 8 prompts"), std::string::npos);
+  EXPECT_NE(out.out.find(", runs qwen-h200:"), std::string::npos) << out.out;
+}
+
+// A whole request is one point on the chart: its steps and its prefill together, at their joint
+// intensity, its FLOPs over the median latency.
+TEST(EngineBenchmark, AWholeRequestIsOnePointOnTheChart) {
+  const FileAnalysis h200 = analyze(load_results(kH200Results));
+  WorkloadOptions o;
+  o.workload = "qwen2.5-7b";
+  o.measured = kLatency;
+  o.batch_size = "8";
+  o.input_len = "32";
+  o.output_len = "128";
+  const WorkloadRequest q = make_workload_request(o);
+  const PhaseCounts step = count_phase(q.model, q.weights, q.kv_dtype, {Phase::kDecode, 8, 96});
+  const PhaseCounts prefill = count_phase(q.model, q.weights, q.kv_dtype, {Phase::kPrefill, 32, 0});
+  const double flops = 127 * step.flops + prefill.flops;
+  const double bytes = 127 * step.bytes() + prefill.bytes();
+  const MarkedPoint* request = nullptr;
+  for (const MarkedPoint& m : workload_chart_points(q, {&h200}))
+    if (m.point.name == "request b=8 T=32 O=128 latency") request = &m;
+  ASSERT_TRUE(request);
+  EXPECT_DOUBLE_EQ(request->point.intensity, flops / bytes);
+  EXPECT_DOUBLE_EQ(request->point.flops_per_s, flops / 0.62155);
+}
+
+struct BadText {
+  std::string text;
+  std::string field;
+  std::string flags;
+};
+
+void PrintTo(const BadText& b, std::ostream* os) { *os << b.field; }
+
+class OfflineBenchmarkBad : public ::testing::TestWithParam<BadText> {};
+
+TEST_P(OfflineBenchmarkBad, OneLineNamingFileAndField) {
+  TempDir dir;
+  const std::string file = dir.path + "/bench.json";
+  write_file(file, GetParam().text);
+  const auto r = run_command(place_measured(file, GetParam().flags));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(file + ": " + GetParam().field + ":"), std::string::npos) << r.err;
+}
+
+std::vector<BadText> bad_offline_files() {
+  const auto lines = [] {
+    std::vector<json> out;
+    std::istringstream in(slurp(kOneBatch));
+    for (std::string l; std::getline(in, l);) out.push_back(json::parse(l));
+    return out;
+  }();
+  const auto two = [&](const json& first, const json& second) {
+    return first.dump() + "\n" + second.dump() + "\n";
+  };
+  json total = lines[0];
+  total["total_latency"] = 0.01;  // below its own prefill
+  json no_decode = lines[1];
+  no_decode.erase("median_decode_latency");
+  json zero = lines[0];
+  zero["batch_size"] = 0;
+  json latency = json::parse(slurp(kLatency));
+  json p99 = latency;
+  p99["percentiles"]["99"] = 0.1;
+  json empty = latency;
+  empty["latencies"] = json::array();
+  json no_median = latency;
+  no_median["percentiles"].erase("50");
+  json subnormal = latency;
+  subnormal["percentiles"]["50"] = 1e-310;
+  return {
+      {two(total, lines[1]), "line 1.total_latency", ""},
+      {two(lines[0], no_decode), "line 2.median_decode_latency", ""},
+      {two(zero, lines[1]), "line 1.batch_size", ""},
+      // Another format's line among the results (the last line says which format the file is).
+      {two(json::parse(slurp(kServe)), lines[0]), "line 1", ""},
+      {p99.dump(), "percentiles.99", kLatencyShape},
+      {empty.dump(), "latencies", kLatencyShape},
+      {no_median.dump(), "percentiles.50", kLatencyShape},
+      {subnormal.dump(), "percentiles.50", kLatencyShape},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, OfflineBenchmarkBad, ::testing::ValuesIn(bad_offline_files()));
 
 TEST(EngineBenchmark, MeasuredNeedsAWorkload) {
   const auto r =
