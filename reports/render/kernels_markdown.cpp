@@ -133,7 +133,7 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
     if (!kf.counts_without_kernel.empty()) {
       md +=
           "Counted by a profiler, but no kernel of this file has that label (a profiler's kernel "
-          "name must be the Kokkos label: see the README):\n\n";
+          "name must be the Kokkos label: see docs/connector.md):\n\n";
       for (const std::string& name : kf.counts_without_kernel) md += "- " + md_text(name) + "\n";
       md += "\n";
     }
