@@ -8,7 +8,7 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
 
 namespace ridgeline {

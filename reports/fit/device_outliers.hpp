@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 
 namespace ridgeline {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "reports/fit/roof_roles.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/results_model.hpp"
 
 namespace ridgeline {

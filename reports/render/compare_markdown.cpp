@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "reports/compare/comparison.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 
 namespace ridgeline {

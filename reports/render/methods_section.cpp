@@ -9,7 +9,7 @@
 #include "core/stats.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "results/probe_catalog.hpp"

@@ -7,7 +7,7 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
 

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "core/stats.hpp"
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 
 namespace ridgeline {
 namespace {

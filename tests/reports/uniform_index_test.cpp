@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "reports/fit/uniform_index.hpp"
+#include "reports/roofline/uniform_index.hpp"
 
 namespace ridgeline {
 namespace {

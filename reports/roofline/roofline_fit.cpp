@@ -1,4 +1,4 @@
-#include "reports/fit/roofline_fit.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 
 #include "core/stats.hpp"
-#include "reports/fit/uniform_index.hpp"
+#include "reports/roofline/uniform_index.hpp"
 
 namespace ridgeline {
 

@@ -1,4 +1,4 @@
-#include "reports/fit/uniform_index.hpp"
+#include "reports/roofline/uniform_index.hpp"
 
 #include <cstdint>
 
