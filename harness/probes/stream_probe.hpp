@@ -113,19 +113,20 @@ class StreamProbe final : public Probe {
   StreamProbe(const StreamKernel& kernel, const std::string& family, std::size_t elements,
               int passes, std::uint64_t llc_bytes = 0, std::size_t threads = 0)
       : kernel_(kernel), passes_(passes) {
+    const bool swept = sweeps_working_set(family);  // the cache sweep
     std::size_t n = 0;
     double touched = 0;  // elements per array per call
     if constexpr (GridLayout) {
       constexpr std::size_t V = Grid::kVector;
       // Cache sets in whole vectors (the working set is the point); bandwidth arrays keep their
       // length and a tail.
-      grid_.n = family == "cache" ? elements / V * V : elements;
+      grid_.n = swept ? elements / V * V : elements;
       grid_.threads =
           threads ? threads : LaunchShape<Space>::resident_threads(Space().concurrency());
       n = grid_.n;
       sweep_ = DeviceSweep::make(grid_.vectors(), Grid::kRound, grid_.threads,
-                                 n * sizeof(T) * kernel.arrays, family == "cache", !kernel.reduces,
-                                 passes, llc_bytes);
+                                 n * sizeof(T) * kernel.arrays, swept, !kernel.reduces, passes,
+                                 llc_bytes);
       passes_ = sweep_.passes;
       if (!sweep_.unfit.empty()) info_.unfit_reason = sweep_.unfit;
       touched = double(passes_) * double(sweep_.span * V + grid_.tail());
@@ -134,7 +135,7 @@ class StreamProbe final : public Probe {
       n = layout_.elements();
       touched = double(n) * double(passes_);
     }
-    info_.probe = family == "cache" ? std::string("cache_") + kernel.name : kernel.name;
+    info_.probe = swept ? std::string("cache_") + kernel.name : kernel.name;
     info_.family = family;
     info_.space = Space::name();
     info_.dtype = dtype_name<T>();
@@ -160,9 +161,8 @@ class StreamProbe final : public Probe {
       info_.params["accumulators"] =
           GridLayout ? Grid::kReduceRows * Grid::kVector : LaunchShape<Space>::template lanes<T>();
     info_.params.update(LaunchShape<Space>::isa_json());
-    info_.name =
-        point_name(info_.probe, info_.space, info_.dtype,
-                   family == "cache" ? grade("ws", info_.working_set_bytes) : grade("n", n));
+    info_.name = point_name(info_.probe, info_.space, info_.dtype,
+                            swept ? grade("ws", info_.working_set_bytes) : grade("n", n));
   }
 
   const PointInfo& info() const override { return info_; }

@@ -3,6 +3,9 @@
 // their PointInfo states. Launch-shape facts are checked against the recorded params.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <string>
+
 #include "harness/probes/fma_ladder_probe.hpp"
 #include "harness/probes/library_probes.hpp"
 #include "harness/probes/peak_probe.hpp"
@@ -168,6 +171,32 @@ TEST(ProbeCounts, SramPointsAreGradedByWholeWordsOfScratchPerTeam) {
   EXPECT_EQ(u.info().bytes, 22.0 * u.info().params["teams"].get<double>() * double(granule));
   const SramProbe<Host, double> tiny(SramOp::kRead, granule - 1, 10);
   EXPECT_EQ(tiny.info().elements, 0u);  // the planner skips it
+}
+
+// The catalog is the kernels' one table: each bandwidth probe has exactly one stream kernel, by
+// its name, with the catalog's counts, and each cache probe of a stream kernel finds its own.
+TEST(ProbeCounts, EachBandwidthProbeHasOneKernelWithTheCatalogsCounts) {
+  for (const ProbeSpec& p : kProbes) {
+    SCOPED_TRACE(std::string(p.name));
+    int named = 0;
+    for (const StreamKernel& k : kStreamKernels) named += p.name == k.name ? 1 : 0;
+    if (p.kernel.empty()) {
+      EXPECT_EQ(named, 0);
+      EXPECT_EQ(stream_kernel_of(p), nullptr);
+      continue;
+    }
+    const StreamKernel* k = stream_kernel_of(p);
+    ASSERT_NE(k, nullptr);
+    if (p.family != "bandwidth") continue;
+    EXPECT_EQ(named, 1);
+    EXPECT_EQ(std::string(k->name), p.name);
+    EXPECT_EQ(k->flops, p.counts.flops);
+    EXPECT_EQ(k->arrays, p.counts.arrays);
+    EXPECT_EQ(k->accesses, p.traffic.counted());
+    EXPECT_EQ(k->reduces, p.traffic.writes == 0);
+    EXPECT_EQ(k->nontemporal, p.counts.nontemporal);
+  }
+  EXPECT_EQ(std::size(kStreamKernels), probes_in("bandwidth").size());
 }
 
 // Two arrays are the working set, three accesses per element the bytes: 2 reads : 1 write.
