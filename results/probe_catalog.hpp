@@ -203,6 +203,14 @@ inline constexpr ProbeSpec kProbes[] = {
         .runs("fill", 0, 1)
         .moves(0, 1, 1, "write only")
         .in_methods(9, "fill"),
+    // copy with streaming stores where the host ISA has them (x86: vmovntpd/vmovntps), so no
+    // line is read before it is written: its counted bytes are moved bytes on every space, a 1:1
+    // kernel of B that hides nothing, as update_xy is for 2:1. GPUs allocate no line on a write
+    // anyway: there it is the plain copy (params.streaming_stores says which ran).
+    probe_spec("copy_nt", "bandwidth", "b = a with streaming stores (x86: movnt)")
+        .runs("copy", 0, 2)
+        .streaming_stores()
+        .moves(1, 1, 0, "read a, write b with streaming stores: no line read first"),
     probe_spec("fma", "fma", "in place: load x, K FMAs (x = x·α + β), store back to x")
         .moves(1, 1, 0, "read and written back in place")
         .in_methods(3, "the FMA ladders")

@@ -212,6 +212,27 @@ TEST(ProbeCounts, UpdateXyCountsThreeAccessesOnTwoArrays) {
                                "/fp64/n:" + std::to_string(p.info().elements));
 }
 
+// copy_nt: copy's two accesses on two arrays (the catalog's counts), with streaming stores where
+// the host ISA has them, and the point says so (an x86 build that stored plainly would measure
+// copy under another name).
+TEST(ProbeCounts, CopyNtCountsTwoAccessesAndRecordsItsStores) {
+  const StreamProbe<Host, double> p(*find_stream_kernel("copy_nt"), "bandwidth", 1 << 16, 1);
+  const double n = double(p.info().elements);
+  EXPECT_EQ(p.info().probe, "copy_nt");
+  EXPECT_EQ(p.info().family, "bandwidth");
+  EXPECT_EQ(p.info().working_set_bytes, 2 * 8 * p.info().elements);
+  EXPECT_EQ(p.info().bytes, 2 * 8 * n);
+  EXPECT_EQ(p.info().flops, 0);
+  EXPECT_EQ(p.info().name, "copy_nt/" + std::string(Host::name()) +
+                               "/fp64/n:" + std::to_string(p.info().elements));
+#if defined(__x86_64__) && !defined(__NVCC__) && !defined(__HIPCC__)
+  EXPECT_EQ(p.info().params["streaming_stores"], true);  // every x86-64 has SSE2
+#endif
+  EXPECT_EQ(p.info().params["streaming_stores"], kStreamingStores<double>);
+  const StreamProbe<Host, double> copy(*find_stream_kernel("copy"), "bandwidth", 1 << 16, 1);
+  EXPECT_FALSE(copy.info().params.contains("streaming_stores"));
+}
+
 TEST(ProbeCounts, CachePassesMultiplyTrafficNotWorkingSet) {
   const StreamProbe<Host, double> p(*find_stream_kernel("read"), "cache", 4096, 10);
   EXPECT_EQ(p.info().probe, "cache_read");

@@ -36,7 +36,7 @@ TEST(SweepProfile, ShippedProfilesLoad) {
 TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
   EXPECT_EQ(error_of(R"({"name":"x","bandwidth":{"probes":["triad","triadd"]}})"),
             ": bandwidth.probes[1]: unknown bandwidth probe 'triadd' (known: copy, scale, add, "
-            "triad, update_xy, dot, read, fill)");
+            "triad, update_xy, dot, read, fill, copy_nt)");
 }
 
 // `"probes": "all"`: every name the catalog has for the section, in its order, and the results

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+
+#include "reports/fit/roof_roles.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
@@ -159,6 +161,25 @@ TEST(ProbeCatalog, TrafficIsTheReportersOldTable) {
   }
   for (const char* none : {"peak", "gemm", "vendor_gemm", "nope"})
     EXPECT_FALSE(probe_traffic(none).known()) << none;
+}
+
+// copy_nt reads a and writes b without reading b's lines first: a 1:1 kernel of B whose counted
+// bytes are moved bytes on a write-allocate CPU too, where copy's are 2/3 of them.
+TEST(ProbeCatalog, CopyNtIsAOneToOneKernelOfBThatHidesNoBytes) {
+  Point nt;
+  nt.probe = "copy_nt";
+  nt.family = "bandwidth";
+  Point copy = nt;
+  copy.probe = "copy";
+  EXPECT_EQ(traffic_mix(nt), TrafficMix::kOneToOne);
+  EXPECT_EQ(roof_role(nt), RoofRole::kBandwidth);
+  EXPECT_EQ(moved_per_counted(nt, false), 1.0);
+  EXPECT_EQ(moved_per_counted(copy, false), 1.5);
+  EXPECT_EQ(bytes_convention(nt, false),
+            "moved (read a, write b with streaming stores: no line read first)");
+  EXPECT_FALSE(in_place_probe("copy_nt"));
+  // Not in the Methods' list of kernels per mix (the golden report's Methods is unchanged).
+  EXPECT_EQ(find_probe("copy_nt")->methods.rank, 0);
 }
 
 std::vector<std::string> cells(const std::string& row) {
