@@ -9,6 +9,7 @@
 
 #include "results/memory_plateau.hpp"
 #include "results/point_entry_reader.hpp"  // PointTelemetry
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 
@@ -73,7 +74,7 @@ struct Point {
   std::string param(const std::string& key) const;
   bool measured() const { return skipped_reason.empty(); }
   // Library points are ceilings; unverified or skipped points are never fitted.
-  bool fittable() const { return measured() && verified && family != "library"; }
+  bool fittable() const { return measured() && verified && !library_ceiling(family); }
 };
 
 struct Results {

@@ -25,6 +25,7 @@
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 
@@ -45,7 +46,7 @@ class FmaLadderProbe final : public Probe {
       : passes_(passes) {
     layout_ = LaunchShape<Space>::chunked(elements, C, Space().concurrency());
     const std::size_t n = layout_.elements();
-    const bool cache = family == "cache";
+    const bool cache = sweeps_working_set(family);
     info_.probe = cache ? "cache_update" : kInPlace ? "fma" : "fma_xy";
     info_.family = family;
     info_.space = Space::name();

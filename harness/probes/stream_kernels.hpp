@@ -1,8 +1,8 @@
 #pragma once
-// The stream kernels' counts (kStreamKernels) and how a device-space stream kernel sweeps its
-// array (DeviceSweep), without Kokkos: the probes (stream_probe.hpp) run them, and the device
-// outline (harness/sweep/plan_outline.hpp) sizes and skips a GPU's points from the same
-// definitions on a build that has no GPU space.
+// The stream kernels (kStreamKernels: operations, with the catalog's counts) and how a
+// device-space stream kernel sweeps its array (DeviceSweep), without Kokkos: the probes
+// (stream_probe.hpp) run them, and the device outline (harness/sweep/plan_outline.hpp) sizes and
+// skips a GPU's points from the same definitions on a build that has no GPU space.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,56 +17,100 @@ namespace ridgeline {
 // by the operation's number.
 enum class StreamOp { kCopy, kScale, kAdd, kTriad, kDot, kRead, kFill, kUpdateXy };
 
-struct StreamKernel {
+// The operation a catalog probe's `kernel` names.
+struct StreamOpName {
   StreamOp op;
-  const char* name;
-  int flops;     // per element
-  int arrays;    // arrays touched per element (the working set is arrays · n · sizeof(T))
-  int accesses;  // array reads and writes per element (bytes = accesses · sizeof(T)); above
-                 // `arrays` when the output array is also read (in place)
-  bool reduces;
+  std::string_view name;
+};
+inline constexpr StreamOpName kStreamOps[] = {
+    {StreamOp::kCopy, "copy"},   {StreamOp::kScale, "scale"},       {StreamOp::kAdd, "add"},
+    {StreamOp::kTriad, "triad"}, {StreamOp::kDot, "dot"},           {StreamOp::kRead, "read"},
+    {StreamOp::kFill, "fill"},   {StreamOp::kUpdateXy, "update_xy"}};
+
+// One bandwidth probe's kernel: its operation and the catalog's counts per element
+// (results/probe_catalog.hpp, the only place they are written).
+struct StreamKernel {
+  StreamOp op = StreamOp::kCopy;
+  const char* name = "";  // the bandwidth probe's; Kokkos label `ridgeline::<name>`
+  int flops = 0;          // per element
+  int arrays = 0;    // arrays touched per element (the working set is arrays · n · sizeof(T))
+  int accesses = 0;  // array reads and writes per element (bytes = accesses · sizeof(T)); above
+                     // `arrays` when the output array is also read (in place)
+  bool reduces = false;      // writes nothing: a sum comes back
+  bool nontemporal = false;  // streaming stores where the host ISA has them
 };
 
-// update_xy (y = α·x + β·y in place) is the own kernel of the 2:1 mix whose stores hide no read
-// on a write-allocate CPU (y's line is read first), as the library's axpby: 2 reads, 1 write,
-// β·y then one FMA (3 FLOPs, an FMA counted as 2).
-inline constexpr StreamKernel kStreamKernels[] = {
-    {StreamOp::kCopy, "copy", 0, 2, 2, false},
-    {StreamOp::kScale, "scale", 1, 2, 2, false},
-    {StreamOp::kAdd, "add", 1, 3, 3, false},
-    {StreamOp::kTriad, "triad", 2, 3, 3, false},
-    {StreamOp::kUpdateXy, "update_xy", 3, 2, 3, false},
-    {StreamOp::kDot, "dot", 2, 2, 2, true},
-    {StreamOp::kRead, "read", 1, 1, 1, true},
-    {StreamOp::kFill, "fill", 0, 1, 1, false},
+namespace stream_detail {
+constexpr bool runs_stream_kernel(const ProbeSpec& p) {
+  return dram_stream(p.family) && !p.kernel.empty();
+}
+constexpr std::size_t count() {
+  std::size_t n = 0;
+  for (const ProbeSpec& p : kProbes) n += runs_stream_kernel(p) ? 1 : 0;
+  return n;
+}
+// A kernel whose operation no StreamOp names has op kCopy and `found` false: the static_assert
+// below turns that into a build error.
+struct Made {
+  StreamKernel kernels[count()];
+  bool found = true;
 };
+constexpr Made make() {
+  Made m{};
+  std::size_t i = 0;
+  for (const ProbeSpec& p : kProbes) {
+    if (!runs_stream_kernel(p)) continue;
+    StreamKernel& k = m.kernels[i++];
+    bool known = false;
+    for (const StreamOpName& o : kStreamOps)
+      if (o.name == p.kernel) {
+        k.op = o.op;
+        known = true;
+      }
+    m.found = m.found && known;
+    k.name = p.name.data();  // a literal: NUL-terminated
+    k.flops = p.counts.flops;
+    k.arrays = p.counts.arrays;
+    k.accesses = p.traffic.counted();
+    k.reduces = p.traffic.writes == 0;
+    k.nontemporal = p.counts.nontemporal;
+  }
+  return m;
+}
+inline constexpr Made kMade = make();
+static_assert(kMade.found, "a bandwidth probe of the catalog names a kernel no StreamOp runs");
+}  // namespace stream_detail
 
-// nullptr if no stream kernel has that name.
+// Every bandwidth probe's kernel, in catalog order.
+inline constexpr const auto& kStreamKernels = stream_detail::kMade.kernels;
+
+// A cache probe runs the bandwidth probe its `kernel` names. (Names, not a pointer test: GCC's
+// -fsanitize=undefined makes a constexpr pointer test against null non-constant.)
+constexpr bool swept_kernels_exist() {
+  for (const ProbeSpec& p : kProbes) {
+    if (!sweeps_working_set(p.family) || p.kernel.empty()) continue;
+    bool exists = false;
+    for (const StreamKernel& k : kStreamKernels) exists = exists || p.kernel == k.name;
+    if (!exists) return false;
+  }
+  return true;
+}
+static_assert(swept_kernels_exist(), "a cache probe of the catalog names no bandwidth kernel");
+
+// nullptr if no stream kernel has that name (a bandwidth probe's).
 constexpr const StreamKernel* find_stream_kernel(std::string_view name) {
   for (const StreamKernel& k : kStreamKernels)
     if (name == k.name) return &k;
   return nullptr;
 }
 
-// The kernels here are the ones the catalog's probes run (ProbeSpec::kernel), no more, no less:
-// a kernel without a probe would never be planned, a probe without its kernel could not run.
-constexpr bool stream_kernels_match_catalog() {
-  for (const StreamKernel& k : kStreamKernels) {
-    bool run = false;
-    for (const ProbeSpec& p : kProbes) run = run || p.kernel == k.name;
-    if (!run) return false;
-  }
-  // Names, not find_stream_kernel()'s pointer: GCC's -fsanitize=undefined makes a constexpr
-  // pointer test against null non-constant (the asan preset failed to compile on it).
-  for (const ProbeSpec& p : kProbes) {
-    bool exists = p.kernel.empty();
-    for (const StreamKernel& k : kStreamKernels) exists = exists || p.kernel == k.name;
-    if (!exists) return false;
-  }
-  return true;
+// The kernel a catalog probe runs: a bandwidth probe's own (by its name: two probes may run one
+// operation, as copy and copy_nt), a cache probe's the bandwidth probe its `kernel` names;
+// nullptr for probes of no stream kernel.
+constexpr const StreamKernel* stream_kernel_of(const ProbeSpec& p) {
+  if (p.kernel.empty()) return nullptr;
+  return find_stream_kernel(dram_stream(p.family) ? p.name : p.kernel);
 }
-static_assert(stream_kernels_match_catalog(),
-              "kStreamKernels and the probe catalog (results/probe_catalog.hpp) disagree");
 
 // The most 16-byte vectors a device stream array may hold (32 GiB): GridStride counts them in 32
 // bits, a counter below the count plus a step below it (layout.hpp).

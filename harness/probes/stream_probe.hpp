@@ -7,10 +7,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#if defined(__x86_64__) && defined(__SSE2__) && !defined(__NVCC__) && !defined(__HIPCC__)
+#include <immintrin.h>
+#endif
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/dtype.hpp"
@@ -37,6 +43,73 @@ template <class T>
 inline constexpr T kStreamScalarNegated = -kStreamScalar<T>;  // update_alpha's: no run-time op
 // The initial values repeat with this period (i mod 7 and i mod 5), and so does every output.
 inline constexpr std::size_t kStreamPeriod = 35;
+
+// Streaming stores (copy_nt, StreamCounts::nontemporal in the catalog) on x86-64 hosts: the
+// widest non-temporal store the build's ISA has (AVX-512, AVX, SSE2: vmovntpd/vmovntps), and
+// movnti for the elements before the first aligned vector and after the last. Not in nvcc/hipcc
+// builds (the device kernels store plainly: a GPU allocates no line on a write) nor for other
+// types or ISAs: those copy plainly, and the point's params.streaming_stores says so.
+#if defined(__x86_64__) && defined(__SSE2__) && !defined(__NVCC__) && !defined(__HIPCC__)
+#define RIDGELINE_STREAMING_STORES 1
+template <class T>
+inline constexpr bool kStreamingStores = std::is_same_v<T, double> || std::is_same_v<T, float>;
+#if defined(__AVX512F__)
+inline constexpr std::size_t kStreamingBytes = 64;
+inline void store_streaming(double* to, const double* from) {
+  _mm512_stream_pd(to, _mm512_loadu_pd(from));
+}
+inline void store_streaming(float* to, const float* from) {
+  _mm512_stream_ps(to, _mm512_loadu_ps(from));
+}
+#elif defined(__AVX__)
+inline constexpr std::size_t kStreamingBytes = 32;
+inline void store_streaming(double* to, const double* from) {
+  _mm256_stream_pd(to, _mm256_loadu_pd(from));
+}
+inline void store_streaming(float* to, const float* from) {
+  _mm256_stream_ps(to, _mm256_loadu_ps(from));
+}
+#else
+inline constexpr std::size_t kStreamingBytes = 16;
+inline void store_streaming(double* to, const double* from) {
+  _mm_stream_pd(to, _mm_loadu_pd(from));
+}
+inline void store_streaming(float* to, const float* from) { _mm_stream_ps(to, _mm_loadu_ps(from)); }
+#endif
+// One element (movnti): the bits through a general register.
+inline void store_streaming_one(double* to, const double* from) {
+  long long bits;
+  std::memcpy(&bits, from, sizeof bits);
+  _mm_stream_si64(reinterpret_cast<long long*>(to), bits);
+}
+inline void store_streaming_one(float* to, const float* from) {
+  int bits;
+  std::memcpy(&bits, from, sizeof bits);
+  _mm_stream_si32(reinterpret_cast<int*>(to), bits);
+}
+#else
+template <class T>
+inline constexpr bool kStreamingStores = false;
+#endif
+
+// b[j] = a[j] for j < n, with streaming stores only where kStreamingStores<T>; they are weakly
+// ordered, so an sfence ends the run (the fence after the kernel must find them done).
+template <class T>
+KOKKOS_INLINE_FUNCTION void copy_streaming(const T* a, T* b, std::size_t n) {
+#if defined(RIDGELINE_STREAMING_STORES)
+  if constexpr (kStreamingStores<T>) {
+    constexpr std::size_t L = kStreamingBytes / sizeof(T);
+    std::size_t j = 0;
+    for (; j < n && reinterpret_cast<std::uintptr_t>(b + j) % kStreamingBytes != 0; ++j)
+      store_streaming_one(b + j, a + j);
+    for (; j + L <= n; j += L) store_streaming(b + j, a + j);
+    for (; j < n; ++j) store_streaming_one(b + j, a + j);
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (std::size_t j = 0; j < n; ++j) b[j] = a[j];
+}
 
 // Whether the kernel reads the second array b (update_xy: y, which it also writes). Device code
 // calls it too (no --expt-relaxed-constexpr in Kokkos' CUDA builds).
@@ -113,19 +186,20 @@ class StreamProbe final : public Probe {
   StreamProbe(const StreamKernel& kernel, const std::string& family, std::size_t elements,
               int passes, std::uint64_t llc_bytes = 0, std::size_t threads = 0)
       : kernel_(kernel), passes_(passes) {
+    const bool swept = sweeps_working_set(family);  // the cache sweep
     std::size_t n = 0;
     double touched = 0;  // elements per array per call
     if constexpr (GridLayout) {
       constexpr std::size_t V = Grid::kVector;
       // Cache sets in whole vectors (the working set is the point); bandwidth arrays keep their
       // length and a tail.
-      grid_.n = family == "cache" ? elements / V * V : elements;
+      grid_.n = swept ? elements / V * V : elements;
       grid_.threads =
           threads ? threads : LaunchShape<Space>::resident_threads(Space().concurrency());
       n = grid_.n;
       sweep_ = DeviceSweep::make(grid_.vectors(), Grid::kRound, grid_.threads,
-                                 n * sizeof(T) * kernel.arrays, family == "cache", !kernel.reduces,
-                                 passes, llc_bytes);
+                                 n * sizeof(T) * kernel.arrays, swept, !kernel.reduces, passes,
+                                 llc_bytes);
       passes_ = sweep_.passes;
       if (!sweep_.unfit.empty()) info_.unfit_reason = sweep_.unfit;
       touched = double(passes_) * double(sweep_.span * V + grid_.tail());
@@ -134,7 +208,7 @@ class StreamProbe final : public Probe {
       n = layout_.elements();
       touched = double(n) * double(passes_);
     }
-    info_.probe = family == "cache" ? std::string("cache_") + kernel.name : kernel.name;
+    info_.probe = swept ? std::string("cache_") + kernel.name : kernel.name;
     info_.family = family;
     info_.space = Space::name();
     info_.dtype = dtype_name<T>();
@@ -160,9 +234,9 @@ class StreamProbe final : public Probe {
       info_.params["accumulators"] =
           GridLayout ? Grid::kReduceRows * Grid::kVector : LaunchShape<Space>::template lanes<T>();
     info_.params.update(LaunchShape<Space>::isa_json());
-    info_.name =
-        point_name(info_.probe, info_.space, info_.dtype,
-                   family == "cache" ? grade("ws", info_.working_set_bytes) : grade("n", n));
+    if (kernel.nontemporal) info_.params["streaming_stores"] = !GridLayout && kStreamingStores<T>;
+    info_.name = point_name(info_.probe, info_.space, info_.dtype,
+                            swept ? grade("ws", info_.working_set_bytes) : grade("n", n));
   }
 
   const PointInfo& info() const override { return info_; }

@@ -26,6 +26,7 @@
 #include "harness/probes/vendor_gemm_probe.hpp"
 #include "harness/sweep/plan_sizes.hpp"
 #include "harness/sweep/vendor_gemm_plan.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 
@@ -36,11 +37,25 @@ namespace {
 // miss is ridgeline's bug: said, not dereferenced.
 const StreamKernel& stream_kernel_for(std::string_view family, const std::string& name) {
   const ProbeSpec* spec = find_profile_probe(family, name);
-  const StreamKernel* kernel = spec ? find_stream_kernel(spec->kernel) : nullptr;
+  const StreamKernel* kernel = spec ? stream_kernel_of(*spec) : nullptr;
   if (!kernel)
     throw std::logic_error("the planner has no stream kernel for the " + std::string(family) +
                            " probe '" + name + "'");
   return *kernel;
+}
+
+// The catalog name of the probe a profile's `family` section lists as `name` (the parser
+// accepted it from the catalog); empty for none.
+std::string_view catalog_name(std::string_view family, const std::string& name) {
+  const ProbeSpec* spec = find_profile_probe(family, name);
+  return spec ? spec->name : std::string_view();
+}
+
+// Whether that probe runs a stream kernel (else a kernel of its own: the cache sweep's in-place
+// ladder).
+bool runs_stream_kernel(std::string_view family, const std::string& name) {
+  const ProbeSpec* spec = find_profile_probe(family, name);
+  return spec && !spec->kernel.empty();
 }
 
 bool wanted(const std::vector<std::string>& list, const std::string& name) {
@@ -236,9 +251,9 @@ class Planner {
                                                   dram_bytes_ / (k.arrays * sizeof(T)), 1));
     }
     for (const auto& probe : profile_.fma ? profile_.fma_probes : std::vector<std::string>{}) {
-      if (probe == "fma")
+      if (in_place_probe(catalog_name("fma", probe)))
         ladder<Space, T, LadderForm::kInPlace>(std::make_integer_sequence<int, 14>{});
-      if (probe == "fma_xy")
+      else
         ladder<Space, T, LadderForm::kTwoArrays>(std::make_integer_sequence<int, 14>{});
     }
     if (profile_.peak) {
@@ -334,7 +349,8 @@ class Planner {
         const int passes = cache_passes(profile_, work_scale_, ws);
         ProbePtr probe;
         std::string skipped;
-        if (name == "update") {  // the in-place ladder's K = 1: counted bytes are moved bytes
+        if (!runs_stream_kernel("cache", name)) {
+          // The in-place ladder, K = 1 (cache_update): counted bytes are moved bytes.
           probe = std::make_unique<FmaLadderProbe<Space, T, 1>>(std::size_t(ws) / sizeof(T), passes,
                                                                 "cache");
           // Its passes re-read each thread's own chunk: from L1 on a GPU, whatever the set.
@@ -368,8 +384,8 @@ class Planner {
     for (const auto& name : profile_.sram_probes)
       for (const std::uint64_t bytes : profile_.sram_bytes) {
         auto probe = std::make_unique<SramProbe<Space, T>>(
-            name == "read" ? SramOp::kRead : SramOp::kUpdate, std::min(bytes, limit),
-            profile_.sram_passes, bytes);
+            read_only_probe(catalog_name("sram", name)) ? SramOp::kRead : SramOp::kUpdate,
+            std::min(bytes, limit), profile_.sram_passes, bytes);
         if (!names.insert(probe->info().name).second) continue;
         add(std::move(probe));
       }

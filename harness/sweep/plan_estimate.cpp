@@ -62,7 +62,7 @@ class CallTimes {
     for (const Point& p : timings.points)
       if (p.measured() && p.median_s > 0 && is_device(p.space)) {
         refs_.push_back(&p);
-        if (p.family == "bandwidth" && p.bytes > 0)
+        if (dram_stream(p.family) && p.bytes > 0)
           dram_rate_ = std::max(dram_rate_, p.bytes / p.median_s);
       }
     if (refs_.empty())
@@ -74,7 +74,7 @@ class CallTimes {
   double call_s(const PointInfo& p, std::string& basis) const {
     const Point* r =
         nearest(p, [&](const Point& q) { return q.probe == p.probe && q.dtype == p.dtype; });
-    if (!r && p.probe == "vendor_gemm") return other_dtype_gemm(p, basis);
+    if (!r && runs_at_gemm_rate(p.probe)) return other_dtype_gemm(p, basis);
     if (!r)
       r = nearest(p, [&](const Point& q) { return q.family == p.family && q.dtype == p.dtype; });
     if (r) return from_reference(p, *r, 1.0, basis);
@@ -110,7 +110,7 @@ class CallTimes {
     const Point* best = nullptr;
     double best_rate = 0;
     for (const Point* q : refs_)
-      if (q->probe == "vendor_gemm" && q->flops > 0) {
+      if (runs_at_gemm_rate(q->probe) && q->flops > 0) {
         const double rate =
             q->flops / q->median_s *
             ratio(figure(timing_.gemm_flops, p.dtype), figure(timing_.gemm_flops, q->dtype));
@@ -132,7 +132,7 @@ class CallTimes {
     const bool memory = r.bytes > 0 && (dram_rate_ <= 0 || r.bytes / t >= 0.5 * dram_rate_);
     const double bw_scale = ratio(timing_.bandwidth, target_.bandwidth);
     const auto& flops_of =
-        p.probe == "vendor_gemm" ? &DeviceSpeed::gemm_flops : &DeviceSpeed::vector_flops;
+        runs_at_gemm_rate(p.probe) ? &DeviceSpeed::gemm_flops : &DeviceSpeed::vector_flops;
     // The point's dtype on both devices (flop_factor already took a reference of another dtype
     // to this one on the timing device).
     const double flop_scale =
@@ -150,22 +150,22 @@ class CallTimes {
       if (flop_scale != 1) basis += fmt::format(" × {:.3g} (peak)", flop_scale);
       // A GEMM of few rows is bound by reading its weights: never faster than the file's best
       // stream moves its bytes.
-      if (p.probe == "vendor_gemm" && dram_rate_ > 0)
+      if (runs_at_gemm_rate(p.probe) && dram_rate_ > 0)
         call = std::max(call, p.bytes / dram_rate_ * bw_scale);
     }
     return call;
   }
 
   double from_sheet(const PointInfo& p, std::string& basis) const {
-    const double bw = p.family == "sram" ? target_.sram_bandwidth : target_.bandwidth;
+    const double bw = on_chip(p.family) ? target_.sram_bandwidth : target_.bandwidth;
     const double peak =
-        figure(p.probe == "vendor_gemm" ? target_.gemm_flops : target_.vector_flops, p.dtype);
+        figure(runs_at_gemm_rate(p.probe) ? target_.gemm_flops : target_.vector_flops, p.dtype);
     double call = 0;
     if (bw > 0 && p.bytes > 0) call = p.bytes / (kUnmeasuredEfficiency * bw);
     if (peak > 0 && p.flops > 0) call = std::max(call, p.flops / (kUnmeasuredEfficiency * peak));
     if (call > 0) {
       basis = fmt::format("no measured neighbour: {:g} of the sheet's {}", kUnmeasuredEfficiency,
-                          p.family == "sram" ? "SRAM bandwidth and peak" : "bandwidth and peak");
+                          on_chip(p.family) ? "SRAM bandwidth and peak" : "bandwidth and peak");
       return call;
     }
     basis = "no measured neighbour and no sheet figure: one min_time per call";
@@ -216,7 +216,7 @@ double point_seconds(const SweepProfile& profile, const OutlinePoint& p, double 
 }  // namespace
 
 std::string plan_unit(const PointInfo& p) {
-  return p.family == "library" ? "library:" + p.dtype : p.family;
+  return library_ceiling(p.family) ? "library:" + p.dtype : p.family;
 }
 
 double measurement_seconds(const SweepProfile& profile, double call_s, const TimeModel& model) {

@@ -10,6 +10,7 @@
 #include "harness/probes/stream_kernels.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/sweep/plan_sizes.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -96,7 +97,7 @@ class Outline {
   void stream(const StreamKernel& k, const std::string& probe, const std::string& family,
               const std::string& dtype, std::size_t elements, int passes) {
     const std::size_t s = dtype_bytes(dtype), v = kVectorBytes / s;
-    const bool cache = family == "cache";
+    const bool cache = sweeps_working_set(family);
     // Cache sets in whole vectors; bandwidth arrays keep their length (and a tail).
     const std::size_t n = cache ? elements / v * v : elements;
     const DeviceSweep sweep =
@@ -116,13 +117,14 @@ class Outline {
     const std::size_t s = dtype_bytes(dtype);
     for (const std::string& name : profile_.bandwidth_probes) {
       const ProbeSpec* spec = find_profile_probe("bandwidth", name);
-      const StreamKernel* k = spec ? find_stream_kernel(spec->kernel) : nullptr;
+      const StreamKernel* k = spec ? stream_kernel_of(*spec) : nullptr;
       if (k)
         stream(*k, std::string(spec->name), "bandwidth", dtype, dram_bytes_ / (k->arrays * s), 1);
     }
     if (profile_.fma)
       for (const std::string& probe : profile_.fma_probes) {
-        const std::size_t arrays = probe == "fma" ? 1 : 2;
+        const ProbeSpec* spec = find_profile_probe("fma", probe);
+        const std::size_t arrays = spec && in_place_probe(spec->name) ? 1 : 2;
         for (int k = 1; k <= profile_.fma_k_max && k <= (1 << 13); k *= 2) {
           const std::size_t n = ladder_elements(profile_, dram_bytes_, arrays, s, k, scale_);
           PointInfo i = info(probe, "fma", dtype, grade("k", std::uint64_t(k)));
@@ -233,7 +235,8 @@ class Outline {
     std::set<std::string> names;
     for (const std::string& name : profile_.sram_probes)
       for (const std::uint64_t asked : profile_.sram_bytes) {
-        const bool read = name == "read";
+        const ProbeSpec* spec = find_profile_probe("sram", name);
+        const bool read = spec && read_only_probe(spec->name);
         const std::size_t words =
             std::min(asked, limit) / kSramWordBytes / kSramGranuleWords * kSramGranuleWords;
         PointInfo i = info(read ? "sram_read" : "sram_update", "sram", dtype,
@@ -258,7 +261,8 @@ class Outline {
                             profile_.cache_steps_per_octave, limits_.dense_around)) {
       for (const std::string& name : profile_.cache_probes) {
         const int passes = cache_passes(profile_, scale_, ws);
-        if (name == "update") {
+        const ProbeSpec* spec = find_profile_probe("cache", name);
+        if (spec && spec->kernel.empty()) {  // the in-place ladder's K = 1
           const std::size_t n = std::size_t(ws) / s;
           PointInfo i = info("cache_update", "cache", dtype, grade("ws", n * s));
           i.elements = n;
@@ -269,8 +273,7 @@ class Outline {
               "from L1 at every size; the device cache sweep is cache_read and cache_triad");
           continue;
         }
-        const ProbeSpec* spec = find_profile_probe("cache", name);
-        const StreamKernel* k = spec ? find_stream_kernel(spec->kernel) : nullptr;
+        const StreamKernel* k = spec ? stream_kernel_of(*spec) : nullptr;
         if (!k) continue;
         const std::size_t n = std::size_t(ws) / (std::size_t(k->arrays) * s);
         const std::size_t v = kVectorBytes / s;
@@ -301,12 +304,16 @@ std::vector<OutlinePoint> outline_device_plan(const SweepProfile& profile,
 double host_bytes_of(const PointInfo& p) {
   const bool half = p.dtype == "fp16" || p.dtype == "bf16";
   const double s = p.dtype == "fp64" ? 8 : half ? 2 : 4;
-  if (p.probe == "fma" || p.probe == "fma_xy")
-    return half ? 4.0 * double(p.elements) : double(p.elements) * s;
-  if (p.probe == "gemm") return double(p.working_set_bytes) / 3;
-  if (p.probe == "axpby" || p.probe == "deep_copy" || p.probe == "lib_dot")
-    return double(p.elements) * s;
-  if (p.probe == "vendor_gemm") return p.bytes;
+  switch (host_setup(p.probe)) {
+    case HostSetup::kElements:
+      return half ? 4.0 * double(p.elements) : double(p.elements) * s;
+    case HostSetup::kOneMatrix:
+      return double(p.working_set_bytes) / 3;
+    case HostSetup::kCountedBytes:
+      return p.bytes;
+    case HostSetup::kNone:
+      break;
+  }
   return 0;
 }
 

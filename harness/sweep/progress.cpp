@@ -10,6 +10,7 @@
 
 #include "core/terminal.hpp"
 #include "core/units.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -27,7 +28,7 @@ std::string rate_text(const PointEntry& p, const std::vector<double>& samples) {
   if (f.intensity) parts.push_back("I=" + format_sig(*f.intensity));
   if (f.flops_per_s && *f.flops_per_s > 0) parts.push_back(format_flops(*f.flops_per_s));
   // The peak probe stores one value per work item: its byte/s says nothing.
-  if (f.bytes_per_s && *f.bytes_per_s > 0 && p.info.family != "peak")
+  if (f.bytes_per_s && *f.bytes_per_s > 0 && !defines_peak(p.info.family))
     parts.push_back(format_bytes_per_s(*f.bytes_per_s));
   if (samples.size() > 1) {
     double mean = 0, var = 0;

@@ -33,6 +33,18 @@ std::vector<std::uint64_t> sizes(const std::vector<long long>& integers) {
   return {integers.begin(), integers.end()};
 }
 
+// A section's `probes`: a list of the catalog's names for the section, or "all": every one of
+// them in catalog order, so a profile that says "all" also runs what a later catalog adds.
+std::vector<std::string> probes_field(const FieldReader& f, const std::string& file,
+                                      const std::vector<std::string>& known,
+                                      const std::string& what) {
+  if (f.present("probes") && f.require("probes").is_string()) {
+    if (f.text("probes") == "all") return known;
+    throw InputError(file, f.where("probes"), "must be an array of " + what + " names, or \"all\"");
+  }
+  return f.distinct_names("probes", known, what);
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -101,13 +113,13 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   if (top.present("bandwidth")) {
     const FieldReader f(file, top.require("bandwidth"), "bandwidth");
     f.only({"probes"});
-    p.bandwidth_probes = f.distinct_names("probes", kBandwidthProbes, "bandwidth probe");
+    p.bandwidth_probes = probes_field(f, file, kBandwidthProbes, "bandwidth probe");
   }
   if (top.present("fma")) {
     const FieldReader f(file, top.require("fma"), "fma");
     f.only({"probes", "k_max", "flops_per_call"});
     p.fma = true;
-    p.fma_probes = f.distinct_names("probes", kFmaProbes, "fma probe");
+    p.fma_probes = probes_field(f, file, kFmaProbes, "fma probe");
     if (p.fma_probes.empty()) p.fma_probes = {"fma"};
     p.fma_k_max = static_cast<int>(f.integer_or("k_max", 8192, 1, 8192));  // the compiled ladder
     p.fma_flops_per_call = f.number_or("flops_per_call", 1e9, 0, kMaxWorkPerCall, true);
@@ -123,7 +135,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
     const FieldReader f(file, top.require("cache"), "cache");
     f.only(
         {"probes", "dtypes", "device_dtypes", "min_bytes", "steps_per_octave", "bytes_per_call"});
-    p.cache_probes = f.distinct_names("probes", kCacheProbes, "cache probe");
+    p.cache_probes = probes_field(f, file, kCacheProbes, "cache probe");
     p.cache_dtypes = f.distinct_names("dtypes", kDtypes, "dtype");
     if (p.cache_dtypes.empty()) p.cache_dtypes = {"fp64"};
     p.cache_device_dtypes = f.distinct_names("device_dtypes", kDtypes, "dtype");
@@ -134,7 +146,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   if (top.present("sram")) {
     const FieldReader f(file, top.require("sram"), "sram");
     f.only({"probes", "dtypes", "device_dtypes", "bytes", "passes"});
-    p.sram_probes = f.distinct_names("probes", kSramProbes, "sram probe");
+    p.sram_probes = probes_field(f, file, kSramProbes, "sram probe");
     if (p.sram_probes.empty()) p.sram_probes = kSramProbes;
     p.sram_dtypes = f.distinct_names("dtypes", {"fp64", "fp32"}, "sram dtype");
     if (p.sram_dtypes.empty()) p.sram_dtypes = {"fp64"};
@@ -147,7 +159,7 @@ SweepProfile parse_sweep_profile(const json& j, const std::string& file) {
   if (top.present("library")) {
     const FieldReader f(file, top.require("library"), "library");
     f.only({"probes", "gemm_n", "vendor_gemm_n", "vendor_gemm_m"});
-    p.library_probes = f.distinct_names("probes", kLibraryProbes, "library probe");
+    p.library_probes = probes_field(f, file, kLibraryProbes, "library probe");
     p.gemm_n = f.integer_or("gemm_n", 1024, 1, 65536);  // 3·n²·8 bytes: 100 GB at the top
     p.vendor_gemm_n = f.integer_or("vendor_gemm_n", 8192, 1, 65536);          // 3·n²·8 bytes
     p.vendor_gemm_m = sizes(f.distinct_integers("vendor_gemm_m", 1, 65536));  // as vendor_gemm_n

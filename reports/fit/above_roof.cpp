@@ -10,6 +10,7 @@
 #include "reports/fit/roof_roles.hpp"
 #include "reports/roofline/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -139,7 +140,7 @@ std::optional<AboveRoof> held_against(const Point& p, const PointRoof& r) {
     above.roof = roof.attainable(*p.intensity);
     above.roof_high = r.high.attainable(*p.intensity);
     above.roof_name = roof.memory_bound(*p.intensity) ? r.memory_name : r.matrix ? "P_matrix" : "P";
-  } else if (p.flops_per_s && (p.family == "peak" || r.matrix)) {
+  } else if (p.flops_per_s && (defines_peak(p.family) || r.matrix)) {
     above.measured = *p.flops_per_s;
     above.roof = roof.peak_flops;
     above.roof_high = r.high.peak_flops;
@@ -163,7 +164,7 @@ std::string cache_reason(const FileAnalysis& a, const GroupAnalysis& g, const Po
                          const PointRoof& r, const AboveRoof& above) {
   const bool memory_side = !above.flops || (p.intensity && r.roof.memory_bound(*p.intensity));
   const double dram = g.fit.dram_working_set;
-  if (!memory_side || p.family == "peak" || p.working_set_bytes <= 0 ||
+  if (!memory_side || defines_peak(p.family) || p.working_set_bytes <= 0 ||
       (dram > 0 && dram_sized(p, dram)))
     return "";
   const auto caps = cache_capacities(a.results, p.space);
@@ -189,7 +190,7 @@ std::vector<AboveRoof> points_above_roof(const FileAnalysis& a, double margin) {
   for (const auto& p : a.results.points) {
     if (!p.measured() || !p.verified) continue;
     // On-chip scratch is faster than DRAM by design: the DRAM roofs do not bound it.
-    if (p.family == "sram") continue;
+    if (on_chip(p.family)) continue;
     const GroupAnalysis* g = a.find(p.space, p.dtype);
     if (!g) continue;
     const std::optional<PointRoof> r = roof_for(a, *g, p);

@@ -9,6 +9,7 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -50,7 +51,7 @@ std::string describe(const std::vector<const Point*>& points, bool dtypes = fals
 void add_bandwidth_points(GroupObservations& g, const std::vector<const Point*>& points) {
   for (const Point* p : points) {
     if (p->flops > 0 && p->bytes > 0) {
-      g.roof.graded.push_back(observation_of(*p, Counted::kGraded, p->family == "fma"));
+      g.roof.graded.push_back(observation_of(*p, Counted::kGraded, graded_ladder(p->family)));
       g.graded_points.push_back(p);
     } else if (p->bytes > 0) {
       g.roof.bandwidth.push_back(observation_of(*p, Counted::kBytes, false));
@@ -258,7 +259,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
       matrix.push_back(&p);
     if (p.space != space || p.dtype != dtype || !p.fittable()) continue;
     const bool dram = dram_sized(p, g.dram_working_set);
-    if (p.family == "fma" && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
+    if (graded_ladder(p.family) && p.flops > 0 && p.bytes > 0) ladder.push_back(&p);
     switch (roof_role(p)) {
       case RoofRole::kPeak:
         if (p.flops > 0) peak.push_back(&p);
@@ -278,7 +279,7 @@ GroupObservations observations_for(const Results& r, const std::string& space,
         // envelope. (cache_update at 128 MiB = 4 × the L3 ran 1.08 × a B fitted without it on
         // a Zen 3 VM.) The scratch probe never is, and with no size known to be DRAM's no set
         // is: a sweep from inside L1 set B at 6 × the streams on a VM whose L3 went unnamed.
-        if (p.family == "cache" && dram && g.dram_working_set > 0 && p.bytes > 0) {
+        if (sweeps_working_set(p.family) && dram && g.dram_working_set > 0 && p.bytes > 0) {
           const std::optional<TrafficMix> mix = traffic_mix(p);
           if (mix == TrafficMix::kReadOnly)
             read.push_back(&p);

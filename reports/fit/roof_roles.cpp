@@ -11,62 +11,14 @@
 namespace ridgeline {
 namespace {
 
-// Per element: arrays read and arrays written (counted: reads + writes), and arrays written
-// without being read first (on a write-allocate CPU each such line is read before it is written,
-// and that read is not counted). The results record no reads and writes per point: the probe
-// says them, here and nowhere else.
-struct Traffic {
-  const char* probe;
-  int reads;
-  int writes;
-  int allocating;
-  const char* moved;  // what the bytes are when nothing is hidden
-  int counted() const { return reads + writes; }
-};
-
-constexpr Traffic kTraffic[] = {
-    {"copy", 1, 1, 1, "read a, write b"},
-    {"scale", 1, 1, 1, "read a, write b"},
-    {"add", 2, 1, 1, "read a and b, write c"},
-    {"triad", 2, 1, 1, "read a and b, write c"},
-    {"update_xy", 2, 1, 0, "x read, y read and written back in place"},
-    {"fill", 0, 1, 1, "write only"},
-    {"dot", 2, 0, 0, "read only"},
-    {"read", 1, 0, 0, "read only"},
-    {"fma_xy", 1, 1, 1, "read x, write y"},
-    {"deep_copy", 1, 1, 1, "read x, write y"},
-    {"axpby", 2, 1, 0, "x read, y read and written back"},
-    {"lib_dot", 2, 0, 0, "read only"},
-    {"cache_read", 1, 0, 0, "read only"},
-    {"cache_triad", 2, 1, 1, "read a and b, write c"},
-    {"cache_update", 1, 1, 0, "read and written back in place"},
-    {"sram_read", 1, 0, 0, "on-chip scratch: the fill's writes and the sweeps' reads"},
-    {"sram_update", 1, 1, 0, "on-chip scratch: read and written back in place"},
-};
-
-// A renamed probe must not lose its traffic mix unnoticed: every probe here is in the catalog.
-// (Names, not find_probe()'s pointer: GCC's -fsanitize=undefined makes a constexpr pointer test
-// against null non-constant.)
-constexpr bool traffic_probes_are_catalogued() {
-  for (const Traffic& t : kTraffic) {
-    bool catalogued = false;
-    for (const ProbeSpec& p : kProbes) catalogued = catalogued || p.name == t.probe;
-    if (!catalogued) return false;
-  }
-  return true;
-}
-static_assert(traffic_probes_are_catalogued(), "kTraffic names a probe the catalog lacks");
-
-// The ladder before results schema 1.1 (no params.form) stored into a second array.
-bool in_place_ladder(const Point& p) { return p.probe == "fma" && p.param("form") == "in_place"; }
-
-const Traffic* traffic_of(const Point& p) {
-  static constexpr Traffic kInPlace{"fma", 1, 1, 0, "read and written back in place"};
-  static constexpr Traffic kTwoArrays{"fma", 1, 1, 1, "read x, write y"};
-  if (p.probe == "fma") return in_place_ladder(p) ? &kInPlace : &kTwoArrays;
-  for (const auto& t : kTraffic)
-    if (p.probe == t.probe) return &t;
-  return nullptr;
+// The point's traffic from the catalog (results/probe_catalog.hpp), the one table of it;
+// unknown (known() false) for kernels of no mix and probes the catalog lacks.
+Traffic traffic_of(const Point& p) {
+  const ProbeSpec* spec = find_probe(p.probe);
+  // Files before results schema 1.1 record no params.form: the ladder stored into a second array.
+  if (spec && !spec->formless_as.empty() && p.param("form") != "in_place")
+    return probe_traffic(spec->formless_as);
+  return probe_traffic(p.probe);
 }
 
 }  // namespace
@@ -77,11 +29,11 @@ bool is_device_space(const Results& r, const std::string& space) {
 }
 
 std::optional<TrafficMix> traffic_mix(const Point& p) {
-  const Traffic* t = traffic_of(p);
-  if (!t) return std::nullopt;
-  if (t->writes == 0) return TrafficMix::kReadOnly;
-  if (t->reads == 0) return TrafficMix::kWriteOnly;
-  return t->reads == t->writes ? TrafficMix::kOneToOne : TrafficMix::kTwoToOne;
+  const Traffic t = traffic_of(p);
+  if (!t.known()) return std::nullopt;
+  if (t.writes == 0) return TrafficMix::kReadOnly;
+  if (t.reads == 0) return TrafficMix::kWriteOnly;
+  return t.reads == t.writes ? TrafficMix::kOneToOne : TrafficMix::kTwoToOne;
 }
 
 namespace {
@@ -111,12 +63,12 @@ bool reads_and_writes(TrafficMix m) {
 }
 
 RoofRole roof_role(const Point& p) {
-  if (p.family == "peak") return RoofRole::kPeak;
+  if (defines_peak(p.family)) return RoofRole::kPeak;
   // On-chip scratch (shared memory, LDS, an L1-resident buffer) is a memory level of its own,
   // far above DRAM: never pooled into B.
-  if (p.family == "cache" || p.family == "sram") return RoofRole::kLevel;
-  if (p.family == "library") return RoofRole::kCeiling;
-  if (p.family != "bandwidth" && p.family != "fma") return RoofRole::kCeiling;
+  if (level_probe(p.family)) return RoofRole::kLevel;
+  // Library calls, and families the catalog lacks.
+  if (!defines_memory_roof(p.family)) return RoofRole::kCeiling;
   const std::optional<TrafficMix> mix = traffic_mix(p);
   if (!mix) return RoofRole::kCeiling;
   // One direction only is a roof of its own on every space: on hosts nothing is allocated by a
@@ -142,27 +94,23 @@ std::string point_accumulate(const Point& p) {
 }
 
 double moved_per_counted(const Point& p, bool device_space) {
-  const Traffic* t = traffic_of(p);
-  if (device_space || !t) return 1;
-  return double(t->counted() + t->allocating) / t->counted();
+  const Traffic t = traffic_of(p);
+  if (device_space || !t.known()) return 1;
+  return double(t.counted() + t.allocating) / t.counted();
 }
 
 std::string bytes_convention(const Point& p, bool device_space) {
-  if (p.family == "peak") return "register-only: one store per work item";
-  if (p.probe == "gemm") return "compulsory: each matrix once (3·n²), whatever the blocking moves";
-  // m×n×k since the skinny sweep; a square n³ point is the same count.
-  if (p.probe == "vendor_gemm")
-    return "compulsory: A and B read once, C written once ((m·k + k·n)·in + m·n·out), whatever "
-           "the blocking moves";
-  const Traffic* t = traffic_of(p);
-  if (!t) return "as the probe counts them";
-  if (t->allocating == 0) return fmt::format("moved ({})", t->moved);
+  const std::string_view note = bytes_note(p.probe);  // register-only, the GEMMs
+  if (!note.empty()) return std::string(note);
+  const Traffic t = traffic_of(p);
+  if (!t.known()) return "as the probe counts them";
+  if (t.allocating == 0) return fmt::format("moved ({})", t.moved);
   if (device_space)
-    return fmt::format("moved ({}; a GPU writes without reading the line)", t->moved);
+    return fmt::format("moved ({}; a GPU writes without reading the line)", t.moved);
   return fmt::format(
       "STREAM-style ({}): each written line is also read first (write-allocate), not counted, "
       "so it moves {}/{} of what it counts",
-      t->moved, t->counted() + t->allocating, t->counted());
+      t.moved, t.counted() + t.allocating, t.counted());
 }
 
 double dram_working_set_bytes(const Results& r, const std::string& space) {

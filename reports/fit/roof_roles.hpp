@@ -35,7 +35,7 @@ bool is_device_space(const Results& r, const std::string& space);
 // The same on every space (a write-allocate CPU's hidden reads only make B a lower bound).
 RoofRole roof_role(const Point& p);
 
-// Reads : writes of a kernel's counted bytes (kTraffic in roof_roles.cpp, the one table of them).
+// Reads : writes of a kernel's counted bytes (the probe catalog's traffic, the one table of them).
 // Memory roofs are per mix: a GPU's HBM reads alone faster than it reads and writes, and a 2:1
 // mix differs from a 1:1 one.
 enum class TrafficMix { kOneToOne, kTwoToOne, kReadOnly, kWriteOnly };

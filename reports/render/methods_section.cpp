@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -35,33 +36,23 @@ std::string count_word(int n) {
   return n >= 0 && n <= 10 ? kWords[n] : std::to_string(n);
 }
 
-// "copy, scale, the FMA ladders 1:1; add, triad 2:1; …": the kernels the text names, in the
-// order it names them, each under the mix roof_roles gives it (kTraffic), so a kernel whose
-// counted traffic changes moves in the text.
+// "copy, scale, the FMA ladders 1:1; add, triad 2:1; …": the kernels the catalog names for the
+// Methods (ProbeSpec::methods), in its order, each under the mix roof_roles gives it, so a
+// kernel whose counted traffic changes moves in the text.
 std::string traffic_mixes_text() {
-  struct Named {
-    const char* probe;
-    const char* as;
-  };
-  static constexpr Named kNamed[] = {{"copy", "copy"},
-                                     {"scale", "scale"},
-                                     {"fma", "the FMA ladders"},
-                                     {"add", "add"},
-                                     {"triad", "triad"},
-                                     {"update_xy", "update_xy"},
-                                     {"read", "read"},
-                                     {"dot", "dot"},
-                                     {"fill", "fill"},
-                                     {"cache_update", "the cache sweep's cache_update"},
-                                     {"cache_triad", "cache_triad"},
-                                     {"cache_read", "cache_read"}};
+  std::vector<const ProbeSpec*> named;
+  for (const ProbeSpec& p : kProbes)
+    if (p.methods.rank > 0) named.push_back(&p);
+  std::stable_sort(named.begin(), named.end(), [](const ProbeSpec* a, const ProbeSpec* b) {
+    return a->methods.rank < b->methods.rank;
+  });
   std::string text;
   for (const TrafficMix mix : kTrafficMixes) {
     std::vector<std::string> kernels;
-    for (const Named& k : kNamed) {
+    for (const ProbeSpec* k : named) {
       Point p;
-      p.probe = k.probe;
-      if (traffic_mix(p) == mix) kernels.push_back(k.as);
+      p.probe = std::string(k->name);
+      if (traffic_mix(p) == mix) kernels.emplace_back(k->methods.as);
     }
     if (kernels.empty()) continue;
     std::string group;

@@ -10,6 +10,7 @@
 #include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -40,7 +41,9 @@ std::optional<Tier> sram_tier(const FileAnalysis& f, const std::string& space) {
   for (const auto& g : f.groups) {
     if (g.fit.space != space) continue;
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype)) {
-      if (p->probe != "sram_read" || !p->measured() || !p->verified || !p->bytes_per_s) continue;
+      if (!on_chip(p->family) || !read_only_probe(p->probe) || !p->measured() || !p->verified ||
+          !p->bytes_per_s)
+        continue;
       if (t.measured && *p->bytes_per_s <= t.bandwidth) continue;
       Observation o;
       o.count = p->bytes;
@@ -75,7 +78,7 @@ std::vector<Tier> cache_tiers(const FileAnalysis& f, const std::string& space) {
         // Read-only plateaus: the sheets' limits are load paths (an in-place update also writes
         // back, and a write path of its own would let it pass a load limit: 108 % of the Zen 5
         // L2's 64 B/clk here).
-        if (l.transition || sweep.probe != "cache_read") continue;
+        if (l.transition || !read_only_probe(sweep.probe)) continue;
         auto it = std::find_if(tiers.begin(), tiers.end(),
                                [&l](const Tier& t) { return t.level == l.name; });
         if (it == tiers.end()) {

@@ -6,6 +6,7 @@
 
 #include "reports/render/host_labels.hpp"
 #include "reports/render/svg_chart.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -47,7 +48,7 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
       // roofline draws every level, SRAM included).
       double sram = 0;
       for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
-        if (p->family == "sram" && p->measured() && p->verified && p->bytes_per_s)
+        if (on_chip(p->family) && p->measured() && p->verified && p->bytes_per_s)
           sram = std::max(sram, *p->bytes_per_s);
       if (sram > 0) s.levels.push_back({"SRAM", sram});
     }
@@ -56,13 +57,13 @@ std::vector<ChartSeries> chart_series(const FileAnalysis& f, int marker, bool wi
         if (!l.transition) s.levels.push_back({l.name, l.bandwidth});  // a transition is no roof
     if (g.fit.read_bandwidth) s.levels.push_back({"B_read", g.fit.read_bandwidth->value});
     for (const Point* p : f.points_of(g.fit.space, g.fit.dtype))
-      if (p->measured() && p->verified && p->intensity && p->flops_per_s && p->family != "cache" &&
-          p->family != "sram" && p->family != "peak")
+      if (p->measured() && p->verified && p->intensity && p->flops_per_s &&
+          !level_probe(p->family) && !defines_peak(p->family))
         // Register-only peak points sit at intensities of millions (one store per work item);
         // they are shown by the fitted P roof instead of stretching the axis. Cache and SRAM
         // points are memory levels above the DRAM roof, listed in their own tables.
-        s.points.push_back({*p->intensity, *p->flops_per_s, p->family == "library",
-                            p->family == "library" ? p->probe : std::string()});
+        s.points.push_back({*p->intensity, *p->flops_per_s, library_ceiling(p->family),
+                            library_ceiling(p->family) ? p->probe : std::string()});
     // An application's kernels held against this group's roofs (with an intensity to draw).
     for (const PlacedKernelsFile& k : kernels)
       for (const KernelPlacement& p : k.placements)

@@ -224,7 +224,7 @@ void per_probe(std::string& md, const std::vector<FileAnalysis>& files) {
         const auto [lo, hi] = std::minmax_element(p->samples.begin(), p->samples.end());
         const bool timed = lo != p->samples.end();
         // The peak probe stores one value per work item: its byte/s says nothing.
-        const bool bytes_mean_something = p->family != "peak";
+        const bool bytes_mean_something = !defines_peak(p->family);
         md +=
             fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_code(p->name),
                         p->working_set_bytes > 0 ? format_size_bytes(p->working_set_bytes) : "–",

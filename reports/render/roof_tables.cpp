@@ -9,6 +9,7 @@
 #include "reports/fit/roof_roles.hpp"
 #include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -34,8 +35,8 @@ std::string library_cell(const Point& p) {
 // mix (the others define the roof of their mix).
 bool is_ceiling(const Point& p, double dram) {
   if (!p.measured() || !p.verified) return false;
-  if (p.family == "library") return true;
-  return roof_role(p) == RoofRole::kCeiling && (p.family == "bandwidth" || p.family == "fma") &&
+  if (library_ceiling(p.family)) return true;
+  return roof_role(p) == RoofRole::kCeiling && defines_memory_roof(p.family) &&
          (dram <= 0 || dram_sized(p, dram));
 }
 
@@ -236,7 +237,8 @@ void points_above_roofs(std::string& md, const std::vector<FileAnalysis>& files)
       const auto fmt_rate = a.flops ? format_flops : format_bytes_per_s;
       beyond += fmt::format(
           "| {} | {} | {} | {} | {} ({}) | {} | {:.3f} |\n", md_text(f.label),
-          md_code(a.point->name), a.point->family == "library" ? "library (ceiling)" : "**own**",
+          md_code(a.point->name),
+          library_ceiling(a.point->family) ? "library (ceiling)" : "**own**",
           (a.flops ? format_flops_with_ci : format_bytes_with_ci)(a.measured, a.measured_ci),
           fmt_rate(a.roof), md_text(a.roof_name), fmt_rate(a.roof_high), a.ratio);
       ++n_beyond;

@@ -10,6 +10,7 @@
 #include "reports/fit/roof_roles.hpp"
 #include "reports/machines/host_match.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "results/probe_catalog.hpp"
 
 namespace ridgeline {
 namespace {
@@ -33,7 +34,7 @@ std::string no_sheet_line(const HostFacts& host, const HostMatch& match) {
 std::optional<double> kernel_clock(const Results& r, const std::string& space) {
   std::vector<double> mhz;
   for (const Point& p : r.points)
-    if (p.space == space && p.family == "peak" && p.verified && p.kernel_clock_mhz)
+    if (p.space == space && defines_peak(p.family) && p.verified && p.kernel_clock_mhz)
       mhz.push_back(*p.kernel_clock_mhz);
   if (mhz.empty()) return std::nullopt;
   return std::round(median(mhz));

@@ -3,6 +3,9 @@
 // their PointInfo states. Launch-shape facts are checked against the recorded params.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <string>
+
 #include "harness/probes/fma_ladder_probe.hpp"
 #include "harness/probes/library_probes.hpp"
 #include "harness/probes/peak_probe.hpp"
@@ -170,6 +173,32 @@ TEST(ProbeCounts, SramPointsAreGradedByWholeWordsOfScratchPerTeam) {
   EXPECT_EQ(tiny.info().elements, 0u);  // the planner skips it
 }
 
+// The catalog is the kernels' one table: each bandwidth probe has exactly one stream kernel, by
+// its name, with the catalog's counts, and each cache probe of a stream kernel finds its own.
+TEST(ProbeCounts, EachBandwidthProbeHasOneKernelWithTheCatalogsCounts) {
+  for (const ProbeSpec& p : kProbes) {
+    SCOPED_TRACE(std::string(p.name));
+    int named = 0;
+    for (const StreamKernel& k : kStreamKernels) named += p.name == k.name ? 1 : 0;
+    if (p.kernel.empty()) {
+      EXPECT_EQ(named, 0);
+      EXPECT_EQ(stream_kernel_of(p), nullptr);
+      continue;
+    }
+    const StreamKernel* k = stream_kernel_of(p);
+    ASSERT_NE(k, nullptr);
+    if (p.family != "bandwidth") continue;
+    EXPECT_EQ(named, 1);
+    EXPECT_EQ(std::string(k->name), p.name);
+    EXPECT_EQ(k->flops, p.counts.flops);
+    EXPECT_EQ(k->arrays, p.counts.arrays);
+    EXPECT_EQ(k->accesses, p.traffic.counted());
+    EXPECT_EQ(k->reduces, p.traffic.writes == 0);
+    EXPECT_EQ(k->nontemporal, p.counts.nontemporal);
+  }
+  EXPECT_EQ(std::size(kStreamKernels), probes_in("bandwidth").size());
+}
+
 // Two arrays are the working set, three accesses per element the bytes: 2 reads : 1 write.
 TEST(ProbeCounts, UpdateXyCountsThreeAccessesOnTwoArrays) {
   const StreamProbe<Host, double> p(*find_stream_kernel("update_xy"), "bandwidth", 1 << 16, 1);
@@ -181,6 +210,27 @@ TEST(ProbeCounts, UpdateXyCountsThreeAccessesOnTwoArrays) {
   EXPECT_EQ(p.info().flops, 3 * n);
   EXPECT_EQ(p.info().name, "update_xy/" + std::string(Host::name()) +
                                "/fp64/n:" + std::to_string(p.info().elements));
+}
+
+// copy_nt: copy's two accesses on two arrays (the catalog's counts), with streaming stores where
+// the host ISA has them, and the point says so (an x86 build that stored plainly would measure
+// copy under another name).
+TEST(ProbeCounts, CopyNtCountsTwoAccessesAndRecordsItsStores) {
+  const StreamProbe<Host, double> p(*find_stream_kernel("copy_nt"), "bandwidth", 1 << 16, 1);
+  const double n = double(p.info().elements);
+  EXPECT_EQ(p.info().probe, "copy_nt");
+  EXPECT_EQ(p.info().family, "bandwidth");
+  EXPECT_EQ(p.info().working_set_bytes, 2 * 8 * p.info().elements);
+  EXPECT_EQ(p.info().bytes, 2 * 8 * n);
+  EXPECT_EQ(p.info().flops, 0);
+  EXPECT_EQ(p.info().name, "copy_nt/" + std::string(Host::name()) +
+                               "/fp64/n:" + std::to_string(p.info().elements));
+#if defined(__x86_64__) && !defined(__NVCC__) && !defined(__HIPCC__)
+  EXPECT_EQ(p.info().params["streaming_stores"], true);  // every x86-64 has SSE2
+#endif
+  EXPECT_EQ(p.info().params["streaming_stores"], kStreamingStores<double>);
+  const StreamProbe<Host, double> copy(*find_stream_kernel("copy"), "bandwidth", 1 << 16, 1);
+  EXPECT_FALSE(copy.info().params.contains("streaming_stores"));
 }
 
 TEST(ProbeCounts, CachePassesMultiplyTrafficNotWorkingSet) {

@@ -1,6 +1,9 @@
 // Every probe checks its own output: a correct run verifies, a planted wrong value is caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "harness/probes/fma_ladder_probe.hpp"
 #include "harness/probes/library_probes.hpp"
 #include "harness/probes/peak_probe.hpp"
@@ -137,6 +140,25 @@ void update_xy_stays_sensitive() {
 
 TEST(ProbeVerification, UpdateXyStaysSensitiveFp64) { update_xy_stays_sensitive<double>(); }
 TEST(ProbeVerification, UpdateXyStaysSensitiveFp32) { update_xy_stays_sensitive<float>(); }
+
+// copy_nt's streaming copy: every element from any start and length (the head before the first
+// aligned vector and the tail store plainly), nothing before or past them.
+template <class T>
+void streaming_copy_is_exact() {
+  std::vector<T> a(300), b(300);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = T(i) + T(0.5);
+  for (const std::size_t start : {0, 1, 3, 7, 8, 9})
+    for (const std::size_t n : {0, 1, 5, 8, 16, 17, 64, 129, 250}) {
+      std::fill(b.begin(), b.end(), T(-1));
+      copy_streaming(a.data() + start, b.data() + start, n);
+      for (std::size_t i = 0; i < b.size(); ++i)
+        ASSERT_EQ(b[i], i >= start && i < start + n ? a[i] : T(-1))
+            << "start " << start << ", n " << n << ", element " << i;
+    }
+}
+
+TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp64) { streaming_copy_is_exact<double>(); }
+TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp32) { streaming_copy_is_exact<float>(); }
 
 // The expected y depends on how many calls ran: a failed check says which replay it held y to.
 TEST(ProbeVerification, UpdateXySaysWhichCallsItReplayed) {

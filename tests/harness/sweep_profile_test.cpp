@@ -36,7 +36,27 @@ TEST(SweepProfile, ShippedProfilesLoad) {
 TEST(SweepProfile, UnknownProbeNamesFieldAndProbe) {
   EXPECT_EQ(error_of(R"({"name":"x","bandwidth":{"probes":["triad","triadd"]}})"),
             ": bandwidth.probes[1]: unknown bandwidth probe 'triadd' (known: copy, scale, add, "
-            "triad, update_xy, dot, read, fill)");
+            "triad, update_xy, dot, read, fill, copy_nt)");
+}
+
+// `"probes": "all"`: every name the catalog has for the section, in its order, and the results
+// file records the names it stood for (a later catalog's run says what it ran).
+TEST(SweepProfile, AllProbesAreTheCatalogsInItsOrder) {
+  const SweepProfile p = parse_sweep_profile(nlohmann::json::parse(R"({"name":"x",
+      "bandwidth":{"probes":"all"}, "fma":{"probes":"all"}, "cache":{"probes":"all"},
+      "sram":{"probes":"all"}, "library":{"probes":"all"}})"),
+                                             "p");
+  EXPECT_EQ(p.bandwidth_probes, profile_names_in("bandwidth"));
+  EXPECT_EQ(p.fma_probes, profile_names_in("fma"));
+  EXPECT_EQ(p.cache_probes, profile_names_in("cache"));
+  EXPECT_EQ(p.sram_probes, profile_names_in("sram"));
+  EXPECT_EQ(p.library_probes, profile_names_in("library"));
+  EXPECT_GT(p.bandwidth_probes.size(), 1u);
+  EXPECT_EQ(p.to_json()["bandwidth"]["probes"], nlohmann::json(profile_names_in("bandwidth")));
+  EXPECT_EQ(error_of(R"({"name":"x","bandwidth":{"probes":"every"}})"),
+            ": bandwidth.probes: must be an array of bandwidth probe names, or \"all\"");
+  EXPECT_EQ(error_of(R"({"name":"x","cache":{"probes":7}})"),
+            ": cache.probes: must be an array of cache probe names");
 }
 
 // The ladder forms a profile asks for: the in-place reference by default, fma_xy on request.
