@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 

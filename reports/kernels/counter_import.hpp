@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 
