@@ -112,6 +112,12 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
                              std::to_string(out.calls) + ")");
       const std::optional<double> s = c.number("seconds", false);
       if (!s) throw InputError(file, c.where("seconds"), "missing (it goes with calls)");
+      // The counted calls are some of the kernel's calls: their seconds cannot exceed its total
+      // (beyond rounding), else the rates would come from time the kernel never ran.
+      if (*s > out.seconds_total * (1 + 1e-9))
+        throw InputError(file, c.where("seconds"),
+                         fmt::format("{:g} s is more than the kernel's seconds_total ({:g} s)", *s,
+                                     out.seconds_total));
       kc.counted_calls = static_cast<long long>(n);
       kc.counted_seconds = *s;
     }

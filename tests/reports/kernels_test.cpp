@@ -339,6 +339,26 @@ TEST(KernelsFile, TheSchemaNamesEveryFieldWrittenAndNoOther) {
   for (const std::string& k : documented) EXPECT_TRUE(written.count(k)) << k << " is not written";
 }
 
+// The counted calls are some of the kernel's calls: their seconds beyond its total (more than
+// rounding) are one line naming the file and field, exit 2; rounding is not an error.
+TEST(KernelsCli, CountedSecondsBeyondTheKernelsTotalAreOneLineExitTwo) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["kernels"][0]["counts"]["calls"] = 10;
+  doc["kernels"][0]["counts"]["seconds"] = 0.1 * (1 + 1e-12);
+  EXPECT_NO_THROW(parse_kernels(doc.dump(), "k.json"));
+  doc["kernels"][0]["counts"]["seconds"] = 0.2;
+  write_json(dir.path + "/k.json", doc);
+  const auto r =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(dir.path + "/k.json: kernels[0].counts.seconds: 0.2 s is more than the "
+                                  "kernel's seconds_total (0.1 s)"),
+            std::string::npos)
+      << r.err;
+}
+
 struct BadKernels {
   std::string field;  // a JSON pointer into the document
   json value;
