@@ -123,8 +123,8 @@ std::string command_line() {
 bool write_kernels_file(Session& s, bool complete) {
   std::lock_guard<std::mutex> lock(s.write_mutex);
   try {
-    write_text_atomically(s.out_path,
-                          kernels_json(s.facts, s.table.snapshot(), s.annotations, complete));
+    write_text_atomically(s.out_path, kernels_json(kernels_file(s.facts, s.table.snapshot(),
+                                                                s.annotations, complete)));
     s.last_write_error.clear();
     return true;
   } catch (const std::exception& e) {

@@ -1,17 +1,14 @@
 #include "connector/kernels_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <ctime>
+#include <optional>
 #include <set>
 
 #include "connector/device_id.hpp"
 
 namespace ridgeline::kp {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 // The q-quantile of sorted values, interpolated between neighbours.
 double quantile(const std::vector<double>& sorted, double q) {
@@ -22,23 +19,26 @@ double quantile(const std::vector<double>& sorted, double q) {
 }
 
 // A kernel's counts from PAPI's events (papi_counters.hpp): FLOP of the dtype with more
-// operations, bytes as 64-byte lines from memory (PAPI_L3_TCM); null without both.
-json papi_counts(const KernelRecord& r, const std::vector<std::string>& events) {
+// operations, bytes as 64-byte lines from memory (PAPI_L3_TCM); none without both.
+std::optional<KernelCounts> papi_counts(const KernelRecord& r,
+                                        const std::vector<std::string>& events) {
   long long dp = -1, sp = -1, lines = -1;
   for (std::size_t i = 0; i < events.size() && i < r.counter_totals.size(); ++i) {
     if (events[i] == "PAPI_DP_OPS") dp = r.counter_totals[i];
     if (events[i] == "PAPI_SP_OPS") sp = r.counter_totals[i];
     if (events[i] == "PAPI_L3_TCM") lines = r.counter_totals[i];
   }
-  if (r.counted_calls == 0 || lines < 0 || (dp < 0 && sp < 0)) return nullptr;
+  if (r.counted_calls == 0 || lines < 0 || (dp < 0 && sp < 0)) return std::nullopt;
   const bool fp64 = dp >= sp;
   const double n = double(r.counted_calls);
-  return {{"flop_per_call", double(fp64 ? dp : sp) / n},
-          {"bytes_per_call", 64.0 * double(lines) / n},
-          {"dtype", fp64 ? "fp64" : "fp32"},
-          {"source", "papi"},
-          {"note", "PAPI_L3_TCM x 64 byte: lines read from memory, write-backs not counted; over " +
-                       std::to_string(r.counted_calls) + " calls"}};
+  KernelCounts c;
+  c.flop_per_call = double(fp64 ? dp : sp) / n;
+  c.bytes_per_call = 64.0 * double(lines) / n;
+  c.dtype = fp64 ? "fp64" : "fp32";
+  c.source = "papi";
+  c.note = "PAPI_L3_TCM x 64 byte: lines read from memory, write-backs not counted; over " +
+           std::to_string(r.counted_calls) + " calls";
+  return c;
 }
 
 // Kokkos 3.x (interface 20210225 and before) launches a View's initialisation with devID 0 in
@@ -53,15 +53,17 @@ bool space_unspecified(const KernelRecord& r, std::uint64_t interface_version) {
 // The declared counts of a kernel: per call (the first call's exactly when every call carried
 // the same, else the mean), over how many calls and their seconds, so that a reader divides sums
 // by sums.
-json annotated_counts(const KernelRecord& r, const std::string& dtype) {
+KernelCounts annotated_counts(const KernelRecord& r, const std::string& dtype) {
   const double n = double(r.annotated_calls);
-  return {{"flop_per_call", r.counts_varied ? r.flop_total / n : r.first_flop},
-          {"bytes_per_call", r.counts_varied ? r.bytes_total / n : r.first_bytes},
-          {"dtype", dtype},
-          {"source", "annotation"},
-          {"calls", r.annotated_calls},
-          {"seconds", r.annotated_s},
-          {"varied", r.counts_varied}};
+  KernelCounts c;
+  c.flop_per_call = r.counts_varied ? r.flop_total / n : r.first_flop;
+  c.bytes_per_call = r.counts_varied ? r.bytes_total / n : r.first_bytes;
+  c.dtype = dtype;
+  c.source = "annotation";
+  c.counted_calls = r.annotated_calls;
+  c.counted_seconds = r.annotated_s;
+  c.varied = r.counts_varied;
+  return c;
 }
 
 }  // namespace
@@ -75,32 +77,28 @@ std::string utc_timestamp() {
   return buf;
 }
 
-std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
+KernelsFile kernels_file(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
                          const Annotations& annotations, bool complete) {
-  // ordered_json: the keys in the order schema.md lists them.
   const auto counts = annotations.counts();
-  json doc = {{"schema", "ridgeline-kernels"},
-              {"schema_version", kKernelsSchemaVersion},
-              {"complete", complete},
-              {"tool", {{"name", "libridgeline-kp"}, {"version", RIDGELINE_KP_VERSION}}},
-              {"host", {{"hostname", facts.hostname}}},
-              {"process", {{"pid", facts.pid}, {"command", facts.command}}},
-              {"host_threads",
-               {{"count", facts.threads.count > 0 ? json(facts.threads.count) : json(nullptr)},
-                {"from", facts.threads.from}}},
-              {"started_utc", facts.started_utc},
-              {"written_utc", utc_timestamp()},
-              {"kokkos",
-               {{"interface_version", facts.interface_version},
-                {"global_fencing", facts.global_fencing},
-                {"metadata", annotations.metadata()}}}};
+  KernelsFile f;
+  f.complete = complete;
+  f.tool_name = "libridgeline-kp";
+  f.tool_version = RIDGELINE_KP_VERSION;
+  f.hostname = facts.hostname;
+  f.pid = facts.pid;
+  f.command = facts.command;
+  f.host_threads = facts.threads.count;
+  f.host_threads_from = facts.threads.from;
+  f.started_utc = facts.started_utc;
+  f.written_utc = utc_timestamp();
+  f.interface_version = facts.interface_version;
+  f.global_fencing = facts.global_fencing;
+  f.metadata = annotations.metadata();
   if (facts.papi_requested)
-    doc["papi"] = {{"requested", true},
-                   {"available", facts.papi_available},
-                   {"error", facts.papi_available ? json(nullptr) : json(facts.papi_error)},
-                   {"events", facts.papi_events},
-                   {"counted_spaces", json::array({"Serial"})}};
-  json list = json::array();
+    f.papi = PapiState{facts.papi_available,
+                       facts.papi_available ? std::string() : facts.papi_error,
+                       facts.papi_events,
+                       {"Serial"}};
   std::set<std::string> ran;
   for (const KernelRecord& r : kernels) {
     if (r.calls == 0) continue;  // began but never ended (still running at a periodic write)
@@ -109,40 +107,34 @@ std::string kernels_json(const SessionFacts& facts, const std::vector<KernelReco
     std::sort(sorted.begin(), sorted.end());
     ExecutionPlace where = decode_device_id(r.dev_id, facts.interface_version);
     if (space_unspecified(r, facts.interface_version)) where.space = "unspecified";
-    json k = {{"label", r.label},
-              {"region", r.region},
-              {"kind", kind_name(r.kind)},
-              {"space", where.space},
-              {"device_id", where.device},
-              {"instance_id", where.instance},
-              {"calls", r.calls},
-              {"seconds_total", r.total_s},
-              {"seconds_per_call",
-               {{"median", quantile(sorted, 0.5)},
-                {"p25", quantile(sorted, 0.25)},
-                {"p75", quantile(sorted, 0.75)},
-                {"min", r.min_s},
-                {"max", r.max_s},
-                {"calls_kept", sorted.size()}}}};
+    Kernel k;
+    k.label = r.label;
+    k.region = r.region;
+    k.kind = kind_name(r.kind);
+    k.space = where.space;
+    k.device_id = int(where.device);
+    k.instance_id = int(where.instance);
+    k.calls = r.calls;
+    k.seconds_total = r.total_s;
+    k.median_s = quantile(sorted, 0.5);
+    k.p25_s = quantile(sorted, 0.25);
+    k.p75_s = quantile(sorted, 0.75);
+    k.min_s = r.min_s;
+    k.max_s = r.max_s;
+    k.calls_kept = static_cast<long long>(sorted.size());
     const auto c = counts.find(r.label);
     if (c != counts.end() && r.annotated_calls > 0)
-      k["counts"] = annotated_counts(r, c->second.dtype);
+      k.counts = annotated_counts(r, c->second.dtype);
     else
-      k["counts"] = papi_counts(r, facts.papi_events);
-    list.push_back(std::move(k));
+      k.counts = papi_counts(r, facts.papi_events);
+    f.kernels.push_back(std::move(k));
   }
-  doc["kernels"] = std::move(list);
-  json unmatched = json::array();
   for (const auto& [label, c] : counts)
-    if (!ran.count(label)) unmatched.push_back(label);
-  doc["annotations_without_kernel"] = std::move(unmatched);
-  json errors = json::array();
+    if (!ran.count(label)) f.annotations_without_kernel.push_back(label);
   for (const AnnotationError& e : annotations.errors())
-    errors.push_back({{"key", e.key}, {"value", e.value}, {"why", e.why}});
-  doc["annotation_errors"] = std::move(errors);
-  doc["annotation_errors_total"] = annotations.errors_total();
-  // Labels are the application's bytes: invalid UTF-8 is replaced (U+FFFD), not a failed write.
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    f.annotation_errors.push_back({e.key, e.value, e.why});
+  f.annotation_errors_total = annotations.errors_total();
+  return f;
 }
 
 }  // namespace ridgeline::kp

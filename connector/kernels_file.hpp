@@ -1,18 +1,16 @@
 #pragma once
-// The kernels file the connector writes (schema in connector/schema.md): what ran, where, how
-// often and how long, with the counts the application declared.
+// What the connector knows at a write, as the kernels file's types (results/kernels_file.hpp,
+// whose writer turns them into JSON: the keys live there alone).
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "connector/annotations.hpp"
 #include "connector/kernel_table.hpp"
 #include "connector/thread_count.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline::kp {
-
-inline constexpr const char* kKernelsSchemaVersion = "1.2.0";
 
 struct SessionFacts {
   std::string hostname, command, started_utc;
@@ -29,7 +27,9 @@ struct SessionFacts {
 // "2026-12-01T21:00:07Z"
 std::string utc_timestamp();
 
-std::string kernels_json(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
+// The file as of now: the kernels that ended at least one call, their quantiles, where they ran
+// and their counts (declared, else PAPI's), written now (written_utc).
+KernelsFile kernels_file(const SessionFacts& facts, const std::vector<KernelRecord>& kernels,
                          const Annotations& annotations, bool complete);
 
 }  // namespace ridgeline::kp

@@ -57,8 +57,7 @@ std::optional<PointTelemetry> read_telemetry(const std::string& file, const json
 }
 
 // `cpu_wait` of a measured point: null, or {median_share in [0, 1], busy_samples, …}.
-void read_cpu_wait(const std::string& file, const json& j, const std::string& at,
-                   PointEntryRead& p) {
+void read_cpu_wait(const std::string& file, const json& j, const std::string& at, Point& p) {
   if (!j.contains("cpu_wait") || j["cpu_wait"].is_null()) return;
   const std::string here = at + ".cpu_wait";
   if (!j["cpu_wait"].is_object()) throw InputError(file, here, "must be an object or null");
@@ -72,8 +71,7 @@ void read_cpu_wait(const std::string& file, const json& j, const std::string& at
 }
 
 // The fields of a measured point: its verification, samples and timing.
-void read_measured(const std::string& file, const json& j, const std::string& at,
-                   PointEntryRead& p) {
+void read_measured(const std::string& file, const json& j, const std::string& at, Point& p) {
   const Reader r(file, j, at);
   r.boolean("verified");
   r.str("verify_error", false);
@@ -125,8 +123,7 @@ void read_measured(const std::string& file, const json& j, const std::string& at
 }
 
 // An MPI job's point: its rank and placement (both or neither).
-void read_placement(const std::string& file, const json& j, const std::string& at,
-                    PointEntryRead& p) {
+void read_placement(const std::string& file, const json& j, const std::string& at, Point& p) {
   const Reader r(file, j, at);
   if (!r.has("rank") && !r.has("placement")) return;
   const auto rank = r.number("rank", false);
@@ -148,21 +145,45 @@ int PointTelemetry::throttled_count() const {
   return int(std::count(throttled_samples.begin(), throttled_samples.end(), true));
 }
 
-PointEntryRead read_point_entry(const std::string& file, const json& j, std::size_t index) {
+std::string Point::param(const std::string& key) const {
+  const auto it = params.find(key);
+  return it != params.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+Point read_point_entry(const std::string& file, const json& j, std::size_t index) {
   const std::string at = "points[" + std::to_string(index) + "]";
   if (!j.is_object()) throw InputError(file, at, "must be an object");
   const Reader r(file, j, at);
   for (const char* key : {"name", "probe", "family", "space", "dtype"}) r.str(key, true);
   const bool measured = r.str("skipped_reason", false).empty();
-  PointEntryRead p;
+  Point p;
   p.working_set_bytes = r.number("working_set_bytes", false).value_or(0);
   r.number("flops", false);
   r.number("bytes", false);
   if (measured) read_measured(file, j, at, p);
   read_placement(file, j, at, p);
   // Checked: every field read above has its type, so the decoder reads what was checked (a
-  // measured entry has samples, and the rank is an integer).
-  p.entry = point_entry_from_json(j);
+  // measured entry has samples, and the rank is an integer). The entry's identity, counts and
+  // samples are the point's; its measurement and observations stay in the file (the reporter
+  // takes of them what is read above).
+  PointEntry e = point_entry_from_json(j);
+  p.name = std::move(e.info.name);
+  p.probe = std::move(e.info.probe);
+  p.family = std::move(e.info.family);
+  p.space = std::move(e.info.space);
+  p.dtype = std::move(e.info.dtype);
+  p.skipped_reason = std::move(e.skipped_reason);
+  p.params = std::move(e.info.params);
+  p.elements = double(e.info.elements);
+  p.flops = e.info.flops;
+  p.bytes = e.info.bytes;
+  if (p.measured()) {
+    p.verified = e.verification.ok;
+    p.verify_error = std::move(e.verification.error);
+    p.samples = std::move(e.samples);
+    p.sample_rounds = std::move(e.sample_rounds);
+  }
+  if (e.mpi) p.rank = e.mpi->rank;
   return p;
 }
 

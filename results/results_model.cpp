@@ -24,46 +24,6 @@ int to_count(std::optional<double> v, int fallback) {
   return v ? static_cast<int>(std::min(*v, 1e9)) : fallback;
 }
 
-// The reporter's point: the entry as read, with what the reader took besides it.
-Point to_point(PointEntryRead read) {
-  PointEntry& e = read.entry;
-  Point p;
-  p.name = std::move(e.info.name);
-  p.probe = std::move(e.info.probe);
-  p.family = std::move(e.info.family);
-  p.space = std::move(e.info.space);
-  p.dtype = std::move(e.info.dtype);
-  p.skipped_reason = std::move(e.skipped_reason);
-  p.params = std::move(e.info.params);
-  p.working_set_bytes = read.working_set_bytes;
-  p.elements = double(e.info.elements);
-  p.flops = e.info.flops;
-  p.bytes = e.info.bytes;
-  if (p.measured()) {
-    p.verified = e.verification.ok;
-    p.verify_error = std::move(e.verification.error);
-    p.samples = std::move(e.samples);
-    p.sample_rounds = std::move(e.sample_rounds);
-    p.median_s = read.median_s;
-    p.flops_per_s = read.flops_per_s;
-    p.bytes_per_s = read.bytes_per_s;
-    p.intensity = read.intensity;
-    p.telemetry = std::move(read.telemetry);
-    p.kernel_clock_mhz = read.kernel_clock_mhz;
-    p.cpu_wait_share = read.cpu_wait_share;
-    p.busy_samples = read.busy_samples;
-    p.cpu_wait_threads = read.cpu_wait_threads;
-  }
-  if (e.mpi) {
-    p.rank = e.mpi->rank;
-    p.host = std::move(read.host);
-    p.device = std::move(read.device);
-    p.where = std::move(read.where);
-    p.device_key = std::move(read.device_key);
-  }
-  return p;
-}
-
 // The machine a context describes (a results file's `context`, or `ridgeline info --json` whole):
 // host, CPU and spaces; `prefix` begins the fields errors name ("context." in a results file).
 void read_context(Results& res, const std::string& file, const std::string& prefix) {
@@ -143,11 +103,6 @@ void read_context(Results& res, const std::string& file, const std::string& pref
 
 }  // namespace
 
-std::string Point::param(const std::string& key) const {
-  const auto it = params.find(key);
-  return it != params.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 const SpaceInfo* Results::find_space(const std::string& name) const {
   for (const auto& s : spaces)
     if (s.name == name) return &s;
@@ -192,7 +147,7 @@ Results parse_results(const std::string& text, const std::string& file) {
       return true;
     if (!point_error) {
       try {
-        Point p = to_point(read_point_entry(file, parsed, index));
+        Point p = read_point_entry(file, parsed, index);
         // An MPI job measures each point once per rank.
         const auto [it, fresh] = first_index.emplace(p.name + '\n' + std::to_string(p.rank), index);
         if (!fresh)

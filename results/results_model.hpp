@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "results/memory_plateau.hpp"
-#include "results/point_entry_reader.hpp"  // PointTelemetry
-#include "results/probe_catalog.hpp"
+#include "results/point_entry_reader.hpp"  // Point
 
 namespace ridgeline {
 
@@ -36,45 +35,6 @@ struct SpaceInfo {
   std::optional<DeviceInfo> device;
   // Where the run found the memory plateau (schema 1.4); nullopt when it searched none.
   std::optional<MemoryPlateau> plateau;
-};
-
-struct Point {
-  std::string name, probe, family, space, dtype;
-  double working_set_bytes = 0;
-  double elements = 0;  // as recorded (0 when absent): what a point's host-side check walks
-  double flops = 0;     // per kernel call
-  double bytes = 0;     // per kernel call
-  std::optional<double> intensity;
-  std::vector<double> samples;  // seconds per call, one per repetition
-  // The round of each sample (schema 1.2); empty when the file records none (one round).
-  std::vector<int> sample_rounds;
-  double median_s = 0;
-  std::optional<double> flops_per_s, bytes_per_s;
-  bool verified = false;
-  std::string verify_error;
-  std::string skipped_reason;
-  nlohmann::json params = nlohmann::json::object();  // as recorded; read with param()
-  std::optional<PointTelemetry> telemetry;           // GPU points with NVML only
-  // observed.sm_clock_mhz: the clock the kernel itself counted (GPU peak and ladder kernels'
-  // clock stamps); nullopt where it counted none.
-  std::optional<double> kernel_clock_mhz;
-  // How long the process's threads waited for a CPU during the samples (schema 1.3, Linux):
-  // the median share over the samples and how many samples waited 5 % or more; nullopt when
-  // not recorded.
-  std::optional<double> cpu_wait_share;
-  int busy_samples = 0;
-  int cpu_wait_threads = 0;  // the most threads that ran during one sample
-  // Where an MPI job's point ran (schema 1.2): the rank, its host, the device (GPU name or CPU
-  // model), where on the host ("GPU 0000:9b:00.0", "CPUs 0-1"), and the key that identifies the
-  // device across runs (UUID, else host and CPU set). rank -1 and empty strings otherwise.
-  int rank = -1;
-  std::string host, device, where, device_key;
-
-  // A string parameter ("form", "blas", …), empty when absent or not a string.
-  std::string param(const std::string& key) const;
-  bool measured() const { return skipped_reason.empty(); }
-  // Library points are ceilings; unverified or skipped points are never fitted.
-  bool fittable() const { return measured() && verified && !library_ceiling(family); }
 };
 
 struct Results {

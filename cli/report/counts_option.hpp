@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 
@@ -17,7 +17,10 @@ void check_counts_option(const std::vector<std::string>& kernels,
 
 // Every kernels file, with every counter file joined to it; all read before anything is written.
 // Counter files without a kernels file are an InputError (--counts has nothing to join).
+// `not_utf8`, where given, gets one line per counter file whose kernel names hold bytes that are
+// not UTF-8 ("FILE: N kernel names hold ..."), for a command that writes markdown or SVG.
 std::vector<KernelsFile> load_kernels_with_counts(const std::vector<std::string>& kernels,
-                                                  const std::vector<std::string>& counts);
+                                                  const std::vector<std::string>& counts,
+                                                  std::vector<std::string>* not_utf8 = nullptr);
 
 }  // namespace ridgeline

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/input_error.hpp"
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 namespace {

@@ -60,7 +60,8 @@ int run_report(const ReportOptions& o) {
   }
   label_by_machine(files);
   // Kernels files are read before anything is written, like the results files.
-  std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts);
+  std::vector<std::string> not_utf8;  // said once per counter file, after the report is written
+  std::vector<KernelsFile> kernels_files = load_kernels_with_counts(o.kernels, o.counts, &not_utf8);
   std::vector<const FileAnalysis*> roofs;
   for (const auto& f : files) roofs.push_back(&f);
   if (workload) check_workload_names(workload->space, workload->compute_dtype, roofs);
@@ -109,6 +110,8 @@ int run_report(const ReportOptions& o) {
         std::cerr << "ridgeline: note: " << f.results.file << ": " << g.fit.space << "/"
                   << g.fit.dtype << " has no roofs (" << g.fit.not_fitted
                   << "); the report shows its points\n";
+  for (const std::string& line : not_utf8)
+    std::cerr << "ridgeline: note: " << single_line(line) << "\n";
   for (const std::string& e : bound_errors)
     std::cerr << "ridgeline: error: " << single_line(e) << "\n";
   return bound_errors.empty() ? kExitOk : kExitFailed;

@@ -7,6 +7,7 @@
 
 #include "core/file_io.hpp"
 #include "core/input_error.hpp"
+#include "core/utf8.hpp"
 #include "reports/kernels/csv_table.hpp"
 #include "reports/kernels/ncu_csv.hpp"
 #include "reports/kernels/rocprofv3_csv.hpp"
@@ -70,6 +71,12 @@ CounterImport parse_counter_import(const std::string& text, const std::string& f
 
 CounterImport load_counter_import(const std::string& path) {
   return parse_counter_import(read_text_file(path, "counter file"), path);
+}
+
+std::size_t names_not_utf8(const CounterImport& im) {
+  std::size_t n = 0;
+  for (const CountedKernel& k : im.kernels) n += valid_utf8(k.name) != k.name;
+  return n;
 }
 
 std::optional<KernelCounts> counts_per_call(const CountedKernel& k, const CounterImport& from,

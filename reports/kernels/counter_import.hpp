@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 
@@ -62,6 +62,10 @@ CounterImport parse_counter_import(const std::string& text, const std::string& f
 // it would assume them zero).
 std::optional<KernelCounts> counts_per_call(const CountedKernel& k, const CounterImport& from,
                                             std::string& why);
+
+// How many of its kernel names hold bytes that are not UTF-8 (a profiler writes the names it was
+// given): markdown and SVG show each such byte as U+FFFD, which a report says once per file.
+std::size_t names_not_utf8(const CounterImport& im);
 
 // Gives every kernel of `kernels` without annotated counts the counts of the import that names its
 // label (and counts its space); annotated kernels keep theirs, with the import's noted. A label

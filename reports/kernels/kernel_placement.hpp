@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reports/fit/analysis.hpp"
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 
 namespace ridgeline {
 

@@ -124,7 +124,8 @@ std::string render_kernels_markdown(const std::vector<PlacedKernelsFile>& files)
     if (kf.annotation_errors_total > 0) {
       md += fmt::format("{} counts declaration{} could not be used (the application went on):\n\n",
                         kf.annotation_errors_total, kf.annotation_errors_total == 1 ? "" : "s");
-      for (const std::string& e : kf.annotation_errors) md += "- " + md_text(e) + "\n";
+      for (const RejectedAnnotation& e : kf.annotation_errors)
+        md += "- " + md_text(e.key + ": " + e.why) + "\n";
       if (kf.annotation_errors_total > static_cast<long long>(kf.annotation_errors.size()))
         md += fmt::format("- … {} more\n", kf.annotation_errors_total -
                                                static_cast<long long>(kf.annotation_errors.size()));
@@ -173,8 +174,8 @@ std::string format_kernels_text(const PlacedKernelsFile& f) {
   }
   if (unplaced_more > 0)
     out += fmt::format("  … {} more not placed, in {}\n", unplaced_more, single_line(kf.file));
-  for (const std::string& e : kf.annotation_errors)
-    out += "  counts declaration not used: " + single_line(e) + "\n";
+  for (const RejectedAnnotation& e : kf.annotation_errors)
+    out += "  counts declaration not used: " + single_line(e.key + ": " + e.why) + "\n";
   for (const std::string& name : f.file->counts_without_kernel)
     out += "  counted, but no kernel of that label: " + single_line(name) + "\n";
   return out;

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "connector/kokkosp_abi.hpp"
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 #include "ridgeline/annotation_format.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -206,8 +206,9 @@ TEST_F(ConnectorTest, BadAnnotationsAreRecordedAndTheApplicationGoesOn) {
   const KernelsFile f = load_kernels(out);
   ASSERT_EQ(f.annotation_errors.size(), bad.size());
   EXPECT_EQ(f.annotation_errors_total, static_cast<long long>(bad.size()));
-  EXPECT_NE(f.annotation_errors.back().find("dtype fp32 differs"), std::string::npos)
-      << f.annotation_errors.back();
+  EXPECT_NE(f.annotation_errors.back().why.find("dtype fp32 differs"), std::string::npos)
+      << f.annotation_errors.back().why;
+  EXPECT_EQ(f.annotation_errors.back().value, "flop=2 bytes=8 dtype=fp32");
   ASSERT_TRUE(f.kernels[0].counts);
   EXPECT_EQ(f.kernels[0].counts->flop_per_call, 1);
   EXPECT_EQ(f.kernels[0].counts->dtype, "fp64");

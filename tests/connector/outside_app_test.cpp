@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/test_paths.hpp"

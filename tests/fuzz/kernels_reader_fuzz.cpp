@@ -12,8 +12,8 @@
 #include "core/utf8.hpp"
 #include "reports/kernels/counter_import.hpp"
 #include "reports/kernels/kernel_placement.hpp"
-#include "reports/kernels/kernels_file.hpp"
 #include "reports/render/kernels_markdown.hpp"
+#include "results/kernels_file.hpp"
 
 namespace {
 

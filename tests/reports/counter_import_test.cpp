@@ -293,7 +293,8 @@ TEST(CountsCli, ReportAndPlaceSayWhereEachKernelsCountsCameFrom) {
 }
 
 // A profiler's kernel name holding bytes that are not UTF-8 and terminal controls: report.md
-// stays valid UTF-8, and place writes no raw control character to the terminal.
+// stays valid UTF-8 (the replacement said once), and place writes no raw control character to
+// the terminal.
 TEST(CountsCli, HostileKernelNamesReachNeitherReportNorTerminalRaw) {
   TempDir dir;
   write_file(dir.path + "/names.csv",
@@ -302,6 +303,12 @@ TEST(CountsCli, HostileKernelNamesReachNeitherReportNorTerminalRaw) {
   const auto r = run_command(kBin + " report " + kData + "/gpu_run.json --kernels " + kGpuKernels +
                              " --counts " + dir.path + "/names.csv --out " + dir.path + "/out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The replacement is said once, naming the file that holds the bytes.
+  const std::string said = "ridgeline: note: " + dir.path +
+                           "/names.csv: 1 kernel name holds bytes that are not UTF-8; the report "
+                           "shows each such byte as U+FFFD\n";
+  EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("not UTF-8"), r.err.rfind("not UTF-8")) << r.err;
   const std::string md = slurp(dir.path + "/out/report.md");
   EXPECT_EQ(valid_utf8(md), md) << "report.md is not valid UTF-8";
   EXPECT_NE(md.find("evil\xEF\xBF\xBD"), std::string::npos);

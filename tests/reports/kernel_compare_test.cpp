@@ -6,7 +6,7 @@
 
 #include "reports/compare/kernel_compare.hpp"
 #include "reports/fit/analysis.hpp"
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 #include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {

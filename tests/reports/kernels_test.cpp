@@ -6,13 +6,15 @@
 #include <cmath>
 #include <filesystem>
 #include <regex>
+#include <set>
 
 #include "core/input_error.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernel_names.hpp"
 #include "reports/kernels/kernel_placement.hpp"
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
 #include "tests/reports/cli_test_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace ridgeline {
 namespace {
@@ -207,7 +209,7 @@ TEST(KernelNames, MangledLambdaLabelsAreDemangledAndShortened) {
     EXPECT_EQ(readable_kernel_name(label), label);
 }
 
-// A kernels file as the connector writes it (connector/schema.md), host devbox.
+// A kernels file as the connector writes it (results/kernels_schema.md), host devbox.
 json kernels_doc() {
   return json::parse(R"({
     "schema": "ridgeline-kernels", "schema_version": "1.0.0", "complete": true,
@@ -246,6 +248,115 @@ TEST(KernelsFile, ReadsWhatTheConnectorWrites) {
   EXPECT_EQ(f.kernels[1].kind, "reduce");
   EXPECT_EQ(f.annotations_without_kernel, std::vector<std::string>{"app::never"});
   EXPECT_NEAR(f.seconds_total(), 0.103, 1e-15);
+}
+
+// Every field the format has, each with a value unlike its default: what the connector may write.
+KernelsFile full_kernels_file() {
+  KernelsFile f;
+  f.complete = true;
+  f.tool_name = "libridgeline-kp";
+  f.tool_version = "0.1.0";
+  f.hostname = "devbox";
+  f.command = "./app --steps 10";
+  f.pid = 4242;
+  f.host_threads = 2;
+  f.host_threads_from = "OMP_NUM_THREADS";
+  f.started_utc = "2026-12-01T21:00:00Z";
+  f.written_utc = "2026-12-01T21:00:07Z";
+  f.interface_version = 20210225;
+  f.global_fencing = true;
+  f.metadata = {{"Kokkos Version", "3.4.1"}};
+  f.papi = PapiState{true, "", {"PAPI_DP_OPS", "PAPI_L3_TCM"}, {"Serial"}};
+  Kernel k;
+  k.label = "app::triad";
+  k.region = "/step";
+  k.kind = "for";
+  k.space = "OpenMP";
+  k.device_id = 1;
+  k.instance_id = 3;
+  k.calls = 10;
+  k.seconds_total = 0.31;
+  k.median_s = 0.031;
+  k.p25_s = 0.03;
+  k.p75_s = 0.033;
+  k.min_s = 0.029;
+  k.max_s = 0.041;
+  k.calls_kept = 10;
+  k.counts = KernelCounts{8e6, 1e8, "fp64", "annotation", "", "", 10, 0.31, true};
+  f.kernels.push_back(k);
+  k.label = "app::serial";
+  k.space = "Serial";
+  k.counts = KernelCounts{1e6, 6.4e7, "fp32", "papi", "", "PAPI_L3_TCM x 64 byte: over 10 calls"};
+  f.kernels.push_back(k);
+  k.label = "app::check";
+  k.kind = "reduce";
+  k.counts.reset();
+  f.kernels.push_back(k);
+  f.annotations_without_kernel = {"app::never"};
+  f.annotation_errors = {{"ridgeline.counts:app::k", "flop=1", "needs flop=, bytes= and dtype="}};
+  f.annotation_errors_total = 3;
+  return f;
+}
+
+// One component writes and reads the format: what the writer writes reads back to the same text.
+TEST(KernelsFile, WhatTheWriterWritesReadsBackTheSame) {
+  const std::string text = kernels_json(full_kernels_file());
+  const KernelsFile back = parse_kernels(text, "k.json");
+  EXPECT_EQ(kernels_json(back), text);
+  ASSERT_EQ(back.annotation_errors.size(), 1u);
+  EXPECT_EQ(back.annotation_errors[0].value, "flop=1");
+  ASSERT_TRUE(back.papi);
+  EXPECT_EQ(back.kernels[2].counter_error,
+            "PAPI counted no FLOP or no memory-traffic event for it");
+}
+
+// The keys of a JSON document, at any depth, but not those of Kokkos' own metadata.
+void collect_keys(const json& j, std::set<std::string>& keys) {
+  if (j.is_array())
+    for (const json& v : j) collect_keys(v, keys);
+  if (!j.is_object()) return;
+  for (const auto& item : j.items()) {
+    keys.insert(item.key());
+    if (item.key() != "metadata") collect_keys(item.value(), keys);
+  }
+}
+
+// kernels_schema.md describes every field the writer writes, and no field it does not.
+TEST(KernelsFile, TheSchemaNamesEveryFieldWrittenAndNoOther) {
+  std::set<std::string> written;
+  collect_keys(json::parse(kernels_json(full_kernels_file())), written);
+  const std::string md = slurp(std::string(test::paths::kSourceDir) + "/results/kernels_schema.md");
+  const std::size_t begin = md.find("```jsonc"), end = md.find("```", begin + 3);
+  ASSERT_NE(end, std::string::npos);
+  const std::string block = md.substr(begin, end - begin);
+  std::set<std::string> documented;
+  const std::regex key("\"([a-z0-9_]+)\"\\s*:");
+  for (auto it = std::sregex_iterator(block.begin(), block.end(), key);
+       it != std::sregex_iterator(); ++it)
+    documented.insert((*it)[1]);
+  for (const std::string& k : written)
+    EXPECT_TRUE(documented.count(k)) << k << " is not in kernels_schema.md";
+  for (const std::string& k : documented) EXPECT_TRUE(written.count(k)) << k << " is not written";
+}
+
+// The counted calls are some of the kernel's calls: their seconds beyond its total (more than
+// rounding) are one line naming the file and field, exit 2; rounding is not an error.
+TEST(KernelsCli, CountedSecondsBeyondTheKernelsTotalAreOneLineExitTwo) {
+  TempDir dir;
+  json doc = kernels_doc();
+  doc["kernels"][0]["counts"]["calls"] = 10;
+  doc["kernels"][0]["counts"]["seconds"] = 0.1 * (1 + 1e-12);
+  EXPECT_NO_THROW(parse_kernels(doc.dump(), "k.json"));
+  doc["kernels"][0]["counts"]["seconds"] = 0.2;
+  write_json(dir.path + "/k.json", doc);
+  const auto r =
+      run_command(kBin + " place " + kData + "/cpu_run_a.json --kernels " + dir.path + "/k.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(dir.path + "/k.json: kernels[0].counts.seconds: 0.2 s is more than the "
+                                  "kernel's seconds_total (0.1 s)"),
+            std::string::npos)
+      << r.err;
 }
 
 struct BadKernels {

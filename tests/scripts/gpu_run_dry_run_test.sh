@@ -39,6 +39,9 @@ for f in ./info.json ./info.txt ./smoke/bandwidth.json ./smoke/library-fp64.json
 done
 for part in 1 2 3; do
   grep -q "main sweep part $part (.*): verified" "$out/summary.txt" || fail "main sweep part $part did not verify: $(cat "$out/summary.txt")"
+  # Each part's points as results.json records them (read as JSON), not as the log says.
+  grep -Eq "main sweep part $part .*; results.json: [1-9][0-9]* verified, [0-9]+ skipped, 0 failed$" "$out/summary.txt" ||
+    fail "main sweep part $part does not count its points from results.json: $(cat "$out/summary.txt")"
 done
 grep -q 'smoke peak: verified' "$out/summary.txt" || fail "summary has no smoke line per unit"
 for card in h200-sxm h100-sxm rtx-4090; do  # the binary's estimate of the real session, per card

@@ -1,9 +1,12 @@
-#include "reports/kernels/kernels_file.hpp"
+#include "results/kernels_file.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 
 #include "core/field_reader.hpp"
 #include "core/file_io.hpp"
@@ -11,7 +14,7 @@
 #include "results/results_file.hpp"
 
 namespace ridgeline {
-namespace {
+namespace kernels_reader {
 
 using nlohmann::json;
 
@@ -35,6 +38,25 @@ void check_header(const json& j, const std::string& file) {
     throw InputError(file, "kernels", "missing or not an array");
 }
 
+// Provenance no report shows (the tool, the process id, the times of writing, Kokkos' metadata,
+// PAPI's events): taken where it has its documented type, else left empty, never an error: a
+// file the reporter read before these were taken reads the same.
+std::string provenance_text(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+double provenance_number(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return 0;
+  const double v = j[key].get<double>();
+  return std::isfinite(v) && v > 0 ? v : 0;
+}
+std::vector<std::string> provenance_texts(const json& j, const char* key) {
+  std::vector<std::string> out;
+  if (j.is_object() && j.contains(key) && j[key].is_array())
+    for (const json& v : j[key])
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
 Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
   const std::string at = "kernels[" + std::to_string(i) + "]";
   if (!k.is_object()) throw InputError(file, at, "must be an object");
@@ -47,6 +69,7 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
     throw InputError(file, r.where("kind"), "must be \"for\", \"reduce\" or \"scan\"");
   out.space = r.str("space", true);
   out.device_id = int(std::min(r.number("device_id", false).value_or(0), 1e6));
+  out.instance_id = int(std::min(provenance_number(k, "instance_id"), 1e6));
   const std::optional<double> calls = r.number("calls", true);
   if (!calls) throw InputError(file, r.where("calls"), "missing required field");
   out.calls = static_cast<long long>(std::min(*calls, 9e18));
@@ -63,6 +86,9 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
     *into = *v;
   }
   out.max_s = t.number("max", false).value_or(0);
+  out.min_s = provenance_number(k["seconds_per_call"], "min");
+  out.calls_kept = static_cast<long long>(
+      std::min(provenance_number(k["seconds_per_call"], "calls_kept"), 9e18));
   if (!(out.p25_s <= out.median_s && out.median_s <= out.p75_s))
     throw InputError(file, t.where("median"), "must lie between p25 and p75");
   if (r.has("counts")) {
@@ -86,6 +112,12 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
                              std::to_string(out.calls) + ")");
       const std::optional<double> s = c.number("seconds", false);
       if (!s) throw InputError(file, c.where("seconds"), "missing (it goes with calls)");
+      // The counted calls are some of the kernel's calls: their seconds cannot exceed its total
+      // (beyond rounding), else the rates would come from time the kernel never ran.
+      if (*s > out.seconds_total * (1 + 1e-9))
+        throw InputError(file, c.where("seconds"),
+                         fmt::format("{:g} s is more than the kernel's seconds_total ({:g} s)", *s,
+                                     out.seconds_total));
       kc.counted_calls = static_cast<long long>(n);
       kc.counted_seconds = *s;
     }
@@ -110,15 +142,10 @@ Kernel read_kernel(const std::string& file, const json& k, std::size_t i) {
   return out;
 }
 
-}  // namespace
-
-double KernelsFile::seconds_total() const {
-  double s = 0;
-  for (const Kernel& k : kernels) s += k.seconds_total;
-  return s;
-}
+}  // namespace kernels_reader
 
 KernelsFile parse_kernels(const std::string& text, const std::string& file) {
+  using namespace kernels_reader;
   check_json_nesting(text, file);
   const json j = parse_json_text(text, file);
   check_header(j, file);
@@ -135,24 +162,43 @@ KernelsFile parse_kernels(const std::string& text, const std::string& file) {
   if (j.contains("kokkos") && j["kokkos"].is_object()) {
     const FieldReader kk(file, j["kokkos"], "kokkos");
     out.global_fencing = kk.has("global_fencing") && kk.boolean("global_fencing");
+    const json& kokkos = j["kokkos"];
+    if (kokkos.contains("interface_version") && kokkos["interface_version"].is_number_unsigned())
+      out.interface_version = kokkos["interface_version"].get<std::uint64_t>();
+    if (kokkos.contains("metadata") && kokkos["metadata"].is_object())
+      for (const auto& item : kokkos["metadata"].items())
+        if (item.value().is_string()) out.metadata[item.key()] = item.value().get<std::string>();
   }
+  if (j.contains("tool")) {
+    out.tool_name = provenance_text(j["tool"], "name");
+    out.tool_version = provenance_text(j["tool"], "version");
+  }
+  if (j.contains("process") && j["process"].is_object() && j["process"].contains("pid") &&
+      j["process"]["pid"].is_number_integer())
+    out.pid = j["process"]["pid"].get<long long>();
+  out.started_utc = provenance_text(j, "started_utc");
+  out.written_utc = provenance_text(j, "written_utc");
   // The connector's PAPI request (RIDGELINE_KP_PAPI=1): every kernel it counted nothing for says
   // why, in PAPI's words where PAPI could not count at all.
   std::string papi_error, papi_spaces_error;
   std::vector<std::string> papi_spaces;
   if (j.contains("papi") && j["papi"].is_object()) {
     const FieldReader p(file, j["papi"], "papi");
-    if (p.has("available") && !p.boolean("available")) {
-      papi_error = "PAPI unavailable (" + p.str("error", true) + ")";
+    PapiState state;
+    state.events = provenance_texts(j["papi"], "events");
+    state.counted_spaces = provenance_texts(j["papi"], "counted_spaces");
+    state.available = !(p.has("available") && !p.boolean("available"));
+    if (!state.available) {
+      state.error = p.str("error", true);
+      papi_error = "PAPI unavailable (" + state.error + ")";
     } else {
-      if (j["papi"].contains("counted_spaces") && j["papi"]["counted_spaces"].is_array())
-        for (const json& space : j["papi"]["counted_spaces"])
-          if (space.is_string()) papi_spaces.push_back(space.get<std::string>());
+      papi_spaces = state.counted_spaces;
       papi_error = "PAPI counted no FLOP or no memory-traffic event for it";
       papi_spaces_error = "PAPI counts the kernels of the thread that started it only (spaces:";
       for (const auto& space : papi_spaces) papi_spaces_error += " " + space;
       papi_spaces_error += ")";
     }
+    out.papi = state;
   }
   const json& list = j["kernels"];
   if (list.size() > kMaxKernels)
@@ -181,7 +227,8 @@ KernelsFile parse_kernels(const std::string& text, const std::string& file) {
       const std::string at = "annotation_errors[" + std::to_string(i) + "]";
       if (!errors[i].is_object()) throw InputError(file, at, "must be an object");
       const FieldReader e(file, errors[i], at);
-      out.annotation_errors.push_back(e.str("key", false) + ": " + e.str("why", false));
+      out.annotation_errors.push_back(
+          {e.str("key", false), provenance_text(errors[i], "value"), e.str("why", false)});
     }
     out.annotation_errors_total = static_cast<long long>(errors.size());
     if (const auto total = top.number("annotation_errors_total", false))
@@ -203,7 +250,8 @@ bool is_kernels_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
   try {
-    const json j = json::parse(read_text_file(path, "kernels file"), nullptr, false);
+    const nlohmann::json j =
+        nlohmann::json::parse(read_text_file(path, "kernels file"), nullptr, false);
     return j.is_object() && j.contains("schema") && j["schema"] == "ridgeline-kernels";
   } catch (const InputError&) {
     return false;
