@@ -25,7 +25,7 @@
 // bandwidth, the dtype's peak: kUnmeasuredEfficiency), and without a sheet figure one min_time
 // per call.
 //
-// The constants were fitted to the only GPU session on record (reports/samples/h200: its
+// The constants were fitted to the only GPU session on record (samples/h200: its
 // results.json and the log gpu-run-steps.txt), which records no per-point times, only two
 // totals: the main sweep ran 160 s ([3 s] → [163 s]) for 115 measured points of 4 GiB arrays,
 // and the smoke sweep took at most 3 s ([1 s] → [3 s], two nvidia-smi calls included) for 4

@@ -37,7 +37,7 @@ const char* const kEnginePath = "bench.json";
 // The committed H200 sample, analysed once: the roofs every accepted input is placed on.
 const ridgeline::FileAnalysis& h200() {
   static const ridgeline::FileAnalysis a = ridgeline::analyze(
-      ridgeline::load_results(RIDGELINE_SOURCE_DIR "/reports/samples/h200/results.json"), 20);
+      ridgeline::load_results(RIDGELINE_SOURCE_DIR "/samples/h200/results.json"), 20);
   return a;
 }
 

@@ -14,7 +14,7 @@ namespace {
 using test::kBin;
 using test::run_command;
 
-const std::string kH200 = std::string(test::paths::kSourceDir) + "/reports/samples/h200";
+const std::string kH200 = std::string(test::paths::kSourceDir) + "/samples/h200";
 const std::string kTimings = " --timings " + kH200 + "/results.json";
 
 bool has(const std::string& text, const std::string& needle) {

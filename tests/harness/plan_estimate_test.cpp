@@ -27,7 +27,7 @@ namespace ridgeline {
 namespace {
 
 const std::string kRoot = test::paths::kSourceDir;
-const std::string kH200 = kRoot + "/reports/samples/h200";
+const std::string kH200 = kRoot + "/samples/h200";
 
 SweepProfile profile(const std::string& name) {
   return load_sweep_profile(kRoot + "/profiles/sweeps/" + name + ".json");

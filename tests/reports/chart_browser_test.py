@@ -25,10 +25,10 @@ REPORTS = [
     ["tests/data/cpu_run_a.json", "tests/data/cpu_run_b.json"],
     ["tests/data/cpu_run_a.json", "tests/data/cpu_run_b.json", "tests/data/gpu_run.json",
      "tests/data/cpu_other_host.json"],
-    ["reports/samples/dev-vm/results.json"],
-    ["reports/samples/dev-vm-kokkos-3.4-vs-4.7/kokkos-3.4.json",
-     "reports/samples/dev-vm-kokkos-3.4-vs-4.7/kokkos-4.7.json"],
-    ["reports/samples/h200/results.json"],
+    ["samples/dev-vm/results.json"],
+    ["samples/dev-vm-kokkos-3.4-vs-4.7/kokkos-3.4.json",
+     "samples/dev-vm-kokkos-3.4-vs-4.7/kokkos-4.7.json"],
+    ["samples/h200/results.json"],
 ]
 
 # Runs in the page: one entry per <figure>, with every overlap and escape found. Boxes are the

@@ -14,7 +14,7 @@
 // dram_min_bytes of 1 GiB stands for where the DRAM plateau begins on that VM (issue 45 measures
 // it; 2 GiB triads ran at 38.4–38.6 GB/s there). The same nights with a cache list that knows
 // the L3 (32 MiB, shared only by the run's 2 threads) are a host whose LLC the run owns, and the
-// H200 sample (reports/samples/h200) a GPU.
+// H200 sample (samples/h200) a GPU.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -509,7 +509,7 @@ TEST_F(CompareSharedLevel, AnOwnedL3StaysGatedUntilItsHistoryShowsTheState) {
 // 10 % off the DRAM-sized points, off the peak points or off the L2-sized sets fails.
 TEST_F(CompareSharedLevel, AGpuIsJudgedAsBefore) {
   const Json sample = Json::parse(
-      slurp(std::string(test::paths::kSourceDir) + "/reports/samples/h200/results.json"));
+      slurp(std::string(test::paths::kSourceDir) + "/samples/h200/results.json"));
   const auto jittered = [&sample](int i) {
     Json doc = sample;
     for (std::size_t k = 0; k < doc["points"].size(); ++k) {

@@ -12,7 +12,7 @@ namespace {
 using namespace test;
 using nlohmann::json;
 
-const std::string kSamples = std::string(paths::kSourceDir) + "/reports/samples";
+const std::string kSamples = std::string(paths::kSourceDir) + "/samples";
 const std::string kSheets = std::string(paths::kSourceDir) + "/profiles/machines";
 
 // A run on one GPU of this name, on a host called "vm" with an unknown Xeon.

@@ -23,7 +23,7 @@ using namespace test;
 using nlohmann::json;
 
 const std::string kServe = kData + "/engines/vllm-bench-serve-qwen2.5-7b.json";
-const std::string kH200Results = kData + "/../../reports/samples/h200/results.json";
+const std::string kH200Results = kData + "/../../samples/h200/results.json";
 
 TEST(EngineBenchmark, VllmServeMapsToADecodeStepAndAPrefill) {
   const EngineRun r = read_engine_benchmark(kServe);

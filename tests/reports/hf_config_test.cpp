@@ -145,7 +145,7 @@ TEST(HfConfig, QuantizationConfigGivesTheBundledFormats) {
 
 // The same table from the config as from the bundled profile, through the command line.
 TEST(HfConfig, PlaceTakesAConfigJson) {
-  const std::string h200 = kData + "/../../reports/samples/h200/results.json";
+  const std::string h200 = kData + "/../../samples/h200/results.json";
   const std::string args = " --batch 1,8 --context 4096 --prompt 512";
   const auto from_profile = run_command(kBin + " place " + h200 + " --workload qwen2.5-7b" + args);
   const auto from_config =

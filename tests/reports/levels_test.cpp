@@ -51,7 +51,7 @@ std::vector<std::string> names(const Results& r) {
 
 constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
-// The H200 sample's cache_read sweep (plateaus as measured, reports/samples/h200): reads on
+// The H200 sample's cache_read sweep (plateaus as measured, samples/h200): reads on
 // every SM hit each SM's L1 up to 128 KiB; 256 KiB – 2 MiB step down as the set outgrows one
 // SM's L1; 4 – 32 MiB is the L2; 64 – 128 MiB (one launch per pass above the L2) is slower
 // than device memory itself.

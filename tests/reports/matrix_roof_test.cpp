@@ -198,10 +198,10 @@ TEST(MatrixRoof, AccumulateFallsBackToTheTypeOfC) {
   EXPECT_EQ(point_accumulate(r.points[0]), "fp32");
 }
 
-// --- The committed H200 results (reports/samples/h200): cuBLAS GEMMs on the tensor cores.
+// --- The committed H200 results (samples/h200): cuBLAS GEMMs on the tensor cores.
 
 const std::string kH200 =
-    std::string(ridgeline::test::paths::kSourceDir) + "/reports/samples/h200/results.json";
+    std::string(ridgeline::test::paths::kSourceDir) + "/samples/h200/results.json";
 
 // `place --unit matrix` prints calc's four-row table on the measured matrix roof: the bf16 GEMM's
 // 785 TFLOP/s over the device's B (4.211 TB/s, set by the fp64 triad), a ridge near 186

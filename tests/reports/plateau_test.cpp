@@ -86,7 +86,7 @@ TEST(PlateauRule, TheCallsSpreadWidensTheTolerance) {
 // so it holds no plateau: what the rule says of a GPU sweep whose sets never settle.
 TEST(PlateauRule, TheCommittedH200CacheSweepNeverSettles) {
   const json doc = read_json_file(
-      std::string(test::paths::kSourceDir) + "/reports/samples/h200/results-run1-552c340.json",
+      std::string(test::paths::kSourceDir) + "/samples/h200/results-run1-552c340.json",
       "results file");
   std::vector<PlateauSet> sets;
   for (const json& p : doc["points"])

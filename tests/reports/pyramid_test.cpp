@@ -21,7 +21,7 @@ const std::string kSource = ridgeline::test::paths::kSourceDir;
 // predates it) and, where asked, another device name.
 std::vector<FileAnalysis> h200(double l1_bytes, const std::string& name = "NVIDIA H200") {
   nlohmann::json doc;
-  std::ifstream(kSource + "/reports/samples/h200/results.json") >> doc;
+  std::ifstream(kSource + "/samples/h200/results.json") >> doc;
   for (auto& s : doc["context"]["spaces"])
     if (s["name"] == "Cuda") {
       if (l1_bytes > 0) s["device"]["l1_per_unit_bytes"] = l1_bytes;
@@ -88,7 +88,7 @@ TEST(MemoryPyramid, ThePeakIsGradedAtTheClockItsKernelsCounted) {
       << md;
 
   nlohmann::json doc;
-  std::ifstream(kSource + "/reports/samples/h200/results.json") >> doc;
+  std::ifstream(kSource + "/samples/h200/results.json") >> doc;
   for (auto& p : doc["points"])
     if (p.contains("observed") && p["observed"].is_object()) p["observed"].erase("sm_clock_mhz");
   std::vector<FileAnalysis> unclocked;

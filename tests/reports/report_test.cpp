@@ -101,7 +101,7 @@ TEST(Report, ChartsAreWellFormedXmlWithLabelledDecadesAndRidge) {
 // and the VM's CPU run are two machines, two charts and two labels, each with its host listed.
 TEST(Report, GpuAndCpuRunsOfOneHostnameAreTwoMachines) {
   TempDir out;
-  const std::string samples = std::string(paths::kSourceDir) + "/reports/samples";
+  const std::string samples = std::string(paths::kSourceDir) + "/samples";
   const auto r = run_command(kBin + " report " + samples + "/h200/results.json " + samples +
                              "/dev-vm/results.json --out " + out.path);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -605,7 +605,7 @@ TEST(TrafficMixes, ALibraryKernelAboveBBeyondNoiseIsFlagged) {
 TEST(TrafficMixes, NoOwnPointOfTheSamplesIsAboveItsRoofBeyondNoise) {
   for (const char* sample : {"h200", "dev-vm"}) {
     const FileAnalysis a = analyze(load_results(std::string(ridgeline::test::paths::kSourceDir) +
-                                                "/reports/samples/" + sample + "/results.json"),
+                                                "/samples/" + sample + "/results.json"),
                                    300);
     int library = 0;
     for (const auto& b : points_above_roof_beyond_noise(a, 300)) {

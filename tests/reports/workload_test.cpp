@@ -274,7 +274,7 @@ TEST(SpeedOfLight, APhaseWithoutWritesNamesOneRoof) {
 
 TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
   const FileAnalysis h200 = analyze(load_results(std::string(ridgeline::test::paths::kTestData) +
-                                                 "/../../reports/samples/h200/results.json"));
+                                                 "/../../samples/h200/results.json"));
   HostRoofs bf16 = host_roofs(h200, "bf16", "bf16", "", "");
   ASSERT_TRUE(bf16.roofs);
   EXPECT_EQ(bf16.roofs->dtype, "bf16");
@@ -307,7 +307,7 @@ TEST(HostRoofs, TheWorkloadDtypeOrTheActivationsStatedOrNotMeasured) {
 }
 
 const std::string kH200Sample =
-    std::string(ridgeline::test::paths::kTestData) + "/../../reports/samples/h200/results.json";
+    std::string(ridgeline::test::paths::kTestData) + "/../../samples/h200/results.json";
 
 TEST(PlaceWorkload, HostsSideBySideWithTheBoundStated) {
   const auto r = run_command(kBin + " place " + kH200Sample + " " + kData +
