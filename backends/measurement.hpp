@@ -52,6 +52,25 @@ class MeasurementBackend {
   virtual std::uint64_t hold_timeouts() const { return 0; }
 };
 
+// The telemetry half of a device backend, written once for CUDA and HIP: the vendor's management
+// library (a TelemetrySource, or none with the reason) serves the reference clock, the readings
+// and why there are none.
+class DeviceBackend : public MeasurementBackend {
+ public:
+  double reference_sm_clock_mhz() const override {
+    return telemetry_ ? telemetry_->max_sm_clock_mhz() : 0;
+  }
+  std::optional<TelemetryReading> read_telemetry() override {
+    if (telemetry_) return telemetry_->read();
+    return std::nullopt;
+  }
+  std::string telemetry_unavailable() const override { return telemetry_why_not_; }
+
+ protected:
+  std::unique_ptr<TelemetrySource> telemetry_;
+  std::string telemetry_why_not_;
+};
+
 // The backend for an execution space by its Kokkos name ("Cuda", "HIP", "OpenMP", "Serial").
 // Device backends allocate their flush buffer here, once per run.
 std::unique_ptr<MeasurementBackend> open_measurement_backend(const std::string& space_name);

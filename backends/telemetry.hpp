@@ -48,6 +48,17 @@ struct TelemetryReading {
   double wall_s = kUnknown;               // host steady clock at the reading
 };
 
+// A GPU vendor's management library as the device backends read it (NVML on CUDA,
+// backends/cuda/nvml.hpp; ROCm SMI on HIP, backends/hip/rocm_smi.hpp): each is a small adapter
+// from its library to these two calls, and DeviceTelemetry below serves the backend interface's
+// telemetry from either.
+class TelemetrySource {
+ public:
+  virtual ~TelemetrySource() = default;
+  virtual double max_sm_clock_mhz() const = 0;  // the reference for the throttle test; 0: unknown
+  virtual TelemetryReading read() const = 0;
+};
+
 // "sw_power_cap", "hw_slowdown", … for each set bit; unknown bits as "0x…".
 std::vector<std::string> throttle_reason_names(std::uint64_t reasons);
 

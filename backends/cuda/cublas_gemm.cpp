@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/fastest_candidate.hpp"
+#include "backends/gemm_plan_cache.hpp"
 #include "backends/loaded_library.hpp"
 
 namespace ridgeline::cuda {
@@ -142,7 +143,7 @@ class CublasLt final : public VendorGemm {
                "cudaMemcpy (fp8 scale)");
   }
   ~CublasLt() override {
-    for (auto& [key, plan] : plans_) release(plan);
+    plans_.release_all([this](Plan& p) { release(p); });
     if (handle_) destroy_(handle_);
     cudaFree(workspace_);
     cudaFree(scale_one_);
@@ -157,34 +158,22 @@ class CublasLt final : public VendorGemm {
 
   GemmChoice prepare(GemmType type, const GemmShape& s, const void* a, const void* b,
                      void* c) override {
-    const auto key = std::make_tuple(type, s.m, s.n, s.k);
-    if (auto it = plans_.find(key); it != plans_.end()) return it->second.choice;
-    Plan plan = describe(type, s);
-    try {
-      choose(plan, type, a, b, c);
-    } catch (...) {
-      release(plan);
-      throw;
-    }
-    return plans_.emplace(key, plan).first->second.choice;
+    return plan(type, s, a, b, c).choice;
   }
 
   void gemm(GemmType type, const GemmShape& s, const void* a, const void* b, void* c) override {
-    auto it = plans_.find(std::make_tuple(type, s.m, s.n, s.k));
-    if (it == plans_.end()) {
-      prepare(type, s, a, b, c);
-      it = plans_.find(std::make_tuple(type, s.m, s.n, s.k));
-    }
-    check(launch(it->second, type, it->second.algo, a, b, c), "cublasLtMatmul");
+    const Plan& p = plan(type, s, a, b, c);
+    check(launch(p, type, p.algo, a, b, c), "cublasLtMatmul");
   }
 
  private:
-  struct Plan {
-    cublasLtMatmulDesc_t desc = nullptr;
-    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
-    cublasLtMatmulAlgo_t algo{};
-    GemmChoice choice;
-  };
+  using Plan = LtPlan<cublasLtMatmulDesc_t, cublasLtMatrixLayout_t, cublasLtMatmulAlgo_t>;
+
+  Plan& plan(GemmType type, const GemmShape& s, const void* a, const void* b, void* c) {
+    return plans_.get(
+        type, s, [&] { return describe(type, s); }, [&](Plan& p) { choose(p, type, a, b, c); },
+        [this](Plan& p) { release(p); });
+  }
 
   // The operation and layouts: C (m×n, ld m) = op(A)·B (k×n, ld k); A is m×k (ld m), or for
   // fp8 stored k×m (ld k) and transposed.
@@ -299,13 +288,7 @@ class CublasLt final : public VendorGemm {
            get(CUBLASLT_ALGO_CONFIG_SPLITK_NUM);
   }
 
-  void release(Plan& p) const {
-    if (p.a) layout_destroy_(p.a);
-    if (p.b) layout_destroy_(p.b);
-    if (p.c) layout_destroy_(p.c);
-    if (p.desc) desc_destroy_(p.desc);
-    p = Plan{};
-  }
+  void release(Plan& p) const { p.release(layout_destroy_, desc_destroy_); }
 
   LoadedLibrary lib_;
   decltype(&cublasLtCreate) create_ = nullptr;
@@ -326,7 +309,7 @@ class CublasLt final : public VendorGemm {
   void* workspace_ = nullptr;
   void* scale_one_ = nullptr;
   Scalars scalars_;
-  std::map<std::tuple<GemmType, std::size_t, std::size_t, std::size_t>, Plan> plans_;
+  GemmPlanCache<Plan> plans_;
   std::string library_;
   std::string arch_;
 };

@@ -108,7 +108,7 @@ class EventTimer final : public SampleTimer {
   std::uint64_t timeouts_ = 0;
 };
 
-class CudaBackend final : public MeasurementBackend {
+class CudaBackend final : public DeviceBackend {
  public:
   // RIDGELINE_NO_STREAM_HOLD=1 times without the hold (launch latency then falls inside
   // samples that have no flush in front), for machines where the spin on host memory misbehaves.
@@ -125,7 +125,7 @@ class CudaBackend final : public MeasurementBackend {
       RIDGELINE_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_ + sizeof(int)));
       RIDGELINE_CUDA_CHECK(cudaMemset(flush_buffer_, 0, flush_bytes_ + sizeof(int)));
     }
-    nvml_ = open_nvml(device, telemetry_why_not_);
+    telemetry_ = open_nvml(device, telemetry_why_not_);
     // RIDGELINE_L2_FLUSH=memset|none: other flushes, for A/B measurements of the flush itself.
     if (const char* f = std::getenv("RIDGELINE_L2_FLUSH")) {
       const std::string method = f;
@@ -158,12 +158,6 @@ class CudaBackend final : public MeasurementBackend {
   }
   bool holds_stream() const override { return timer_.holds(); }
   std::uint64_t hold_timeouts() const override { return timer_.timeouts(); }
-  double reference_sm_clock_mhz() const override { return nvml_ ? nvml_->max_sm_clock_mhz() : 0; }
-  std::optional<TelemetryReading> read_telemetry() override {
-    if (nvml_) return nvml_->read();
-    return std::nullopt;
-  }
-  std::string telemetry_unavailable() const override { return telemetry_why_not_; }
 
  private:
   EventTimer timer_;
@@ -171,8 +165,6 @@ class CudaBackend final : public MeasurementBackend {
   void* flush_buffer_ = nullptr;
   std::uint64_t flush_bytes_ = 0;
   const char* flush_method_ = "read";
-  std::unique_ptr<Nvml> nvml_;
-  std::string telemetry_why_not_;
 };
 
 }  // namespace

@@ -1,24 +1,9 @@
 #pragma once
-// Every CUDA runtime call goes through RIDGELINE_CUDA_CHECK: a failure throws with file, line, the
-// call's text and the runtime's error string.
+// Every CUDA runtime call goes through RIDGELINE_CUDA_CHECK (backends/gpu_check.hpp): a failure
+// throws with file, line, the call's text and the runtime's error name and string.
 #include <cuda_runtime_api.h>
 
-#include <stdexcept>
-#include <string>
+#include "backends/gpu_check.hpp"
 
-namespace ridgeline::cuda {
-
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* call, const char* file,
-                                          int line) {
-  throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
-                           cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
-
-}  // namespace ridgeline::cuda
-
-#define RIDGELINE_CUDA_CHECK(call)                                                         \
-  do {                                                                                     \
-    const cudaError_t ridgeline_cuda_err_ = (call);                                        \
-    if (ridgeline_cuda_err_ != cudaSuccess)                                                \
-      ::ridgeline::cuda::throw_cuda_error(ridgeline_cuda_err_, #call, __FILE__, __LINE__); \
-  } while (0)
+#define RIDGELINE_CUDA_CHECK(call) \
+  RIDGELINE_GPU_CHECK(call, cudaError_t, cudaSuccess, cudaGetErrorName, cudaGetErrorString)

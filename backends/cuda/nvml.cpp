@@ -1,9 +1,13 @@
 #include "backends/cuda/nvml.hpp"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
+#include <array>
 #include <chrono>
+#include <optional>
+#include <vector>
+
+#include "backends/loaded_library.hpp"
 
 namespace ridgeline::cuda {
 namespace {
@@ -20,28 +24,31 @@ struct nvmlViolationTime_t {
   unsigned long long violationTime;  // ns held below the requested clock
 };
 
-class NvmlLib final : public Nvml {
+class NvmlLib final : public TelemetrySource {
  public:
-  NvmlLib(void* lib, int cuda_device, std::string& why_not) : lib_(lib) {
-    auto init = symbol<nvmlReturn_t (*)()>("nvmlInit_v2");
-    auto by_bus =
-        symbol<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>("nvmlDeviceGetHandleByPciBusId_v2");
-    clock_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetClockInfo");
-    max_clock_ =
-        symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetMaxClockInfo");
-    power_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetPowerUsage");
-    temp_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetTemperature");
-    energy_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
+  NvmlLib(const LoadedLibrary& lib, int cuda_device, std::string& why_not) {
+    auto init = lib.optional_symbol<nvmlReturn_t (*)()>("nvmlInit_v2");
+    auto by_bus = lib.optional_symbol<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>(
+        "nvmlDeviceGetHandleByPciBusId_v2");
+    clock_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>(
+        "nvmlDeviceGetClockInfo");
+    max_clock_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>(
+        "nvmlDeviceGetMaxClockInfo");
+    power_ =
+        lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetPowerUsage");
+    temp_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>(
+        "nvmlDeviceGetTemperature");
+    energy_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
         "nvmlDeviceGetTotalEnergyConsumption");
-    violation_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, int, nvmlViolationTime_t*)>(
+    violation_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, int, nvmlViolationTime_t*)>(
         "nvmlDeviceGetViolationStatus");
     // The newer name first (NVML 12+), the deprecated one on older drivers: same bits.
-    reasons_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
+    reasons_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
         "nvmlDeviceGetCurrentClocksEventReasons");
     if (!reasons_)
-      reasons_ = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
+      reasons_ = lib.optional_symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*)>(
           "nvmlDeviceGetCurrentClocksThrottleReasons");
-    shutdown_ = symbol<nvmlReturn_t (*)()>("nvmlShutdown");
+    shutdown_ = lib.optional_symbol<nvmlReturn_t (*)()>("nvmlShutdown");
     if (!init || !by_bus || !clock_ || !shutdown_) {
       why_not = "libnvidia-ml.so.1 lacks the basic NVML functions";
       return;
@@ -96,12 +103,6 @@ class NvmlLib final : public Nvml {
   }
 
  private:
-  template <class F>
-  F symbol(const char* name) {
-    return reinterpret_cast<F>(dlsym(lib_, name));
-  }
-
-  void* lib_;
   bool initialised_ = false, ok_ = false;
   nvmlDevice_t device_ = nullptr;
   double max_sm_clock_mhz_ = 0;
@@ -117,14 +118,15 @@ class NvmlLib final : public Nvml {
 
 }  // namespace
 
-std::unique_ptr<Nvml> open_nvml(int cuda_device, std::string& why_not) {
-  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+std::unique_ptr<TelemetrySource> open_nvml(int cuda_device, std::string& why_not) {
+  static constexpr std::array<const char*, 1> kSonames = {"libnvidia-ml.so.1"};
+  std::vector<std::string> errors;
+  const std::optional<LoadedLibrary> lib = open_first(kSonames, errors);
   if (!lib) {
-    const char* err = dlerror();
-    why_not = std::string("libnvidia-ml.so.1 not loadable: ") + (err ? err : "dlopen failed");
+    why_not = "libnvidia-ml.so.1 not loadable: " + errors.front();
     return nullptr;
   }
-  auto nvml = std::make_unique<NvmlLib>(lib, cuda_device, why_not);
+  auto nvml = std::make_unique<NvmlLib>(*lib, cuda_device, why_not);
   if (!nvml->ok()) return nullptr;
   return nvml;
 }

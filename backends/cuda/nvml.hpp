@@ -9,14 +9,7 @@
 
 namespace ridgeline::cuda {
 
-class Nvml {
- public:
-  virtual ~Nvml() = default;
-  virtual double max_sm_clock_mhz() const = 0;  // 0 when unknown
-  virtual TelemetryReading read() const = 0;
-};
-
 // NVML's handle of the CUDA device (matched by PCI bus id), or null with `why_not` set.
-std::unique_ptr<Nvml> open_nvml(int cuda_device, std::string& why_not);
+std::unique_ptr<TelemetrySource> open_nvml(int cuda_device, std::string& why_not);
 
 }  // namespace ridgeline::cuda

@@ -122,7 +122,7 @@ class EventTimer final : public SampleTimer {
   std::uint64_t timeouts_ = 0;
 };
 
-class HipBackend final : public MeasurementBackend {
+class HipBackend final : public DeviceBackend {
  public:
   // RIDGELINE_NO_STREAM_HOLD=1 times without the hold, as on CUDA.
   HipBackend()
@@ -148,7 +148,7 @@ class HipBackend final : public MeasurementBackend {
       (void)hipGetLastError();
       bus_id[0] = '\0';
     }
-    rocm_smi_ = open_rocm_smi(bus_id, telemetry_why_not_);
+    telemetry_ = open_rocm_smi(bus_id, telemetry_why_not_);
   }
   ~HipBackend() override {
     if (flush_buffer_) (void)hipFree(flush_buffer_);
@@ -171,22 +171,12 @@ class HipBackend final : public MeasurementBackend {
   }
   bool holds_stream() const override { return timer_.holds(); }
   std::uint64_t hold_timeouts() const override { return timer_.timeouts(); }
-  double reference_sm_clock_mhz() const override {
-    return rocm_smi_ ? rocm_smi_->max_sm_clock_mhz() : 0;
-  }
-  std::optional<TelemetryReading> read_telemetry() override {
-    if (rocm_smi_) return rocm_smi_->read();
-    return std::nullopt;
-  }
-  std::string telemetry_unavailable() const override { return telemetry_why_not_; }
 
  private:
   EventTimer timer_;
   int compute_units_ = 1;
   void* flush_buffer_ = nullptr;
   std::uint64_t flush_bytes_ = 0;
-  std::unique_ptr<RocmSmi> rocm_smi_;
-  std::string telemetry_why_not_;
 };
 
 }  // namespace

@@ -138,6 +138,9 @@ nlohmann::json describe_current_device() {
       {"shared_per_unit_bytes",
        static_cast<unsigned long long>(p.maxSharedMemoryPerMultiProcessor)},
       {"shared_per_block_bytes", static_cast<unsigned long long>(p.sharedMemPerBlock)},
+      {"max_threads_per_unit", p.maxThreadsPerMultiProcessor},
+      // HIP 5.2's properties give no resident-workgroup limit per CU: threads and LDS bound it.
+      {"max_blocks_per_unit", nullptr},
       {"sm_clock_mhz", clock_mhz(hipDeviceAttributeClockRate, device)},
       {"mem_clock_mhz", clock_mhz(hipDeviceAttributeMemoryClockRate, device)},
       {"uuid", uuid_text(device)},

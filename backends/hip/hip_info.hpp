@@ -12,6 +12,7 @@ namespace ridgeline::hip {
 // "compute_units" the CU count; adds "llc_bytes" where the last-level cache is not the L2 (the
 // MI300 series' 256 MiB Infinity Cache, which HIP does not report), "l1_per_unit_bytes" (one
 // CU's vector L1, device_caches.hpp), "shared_per_unit_bytes" and "shared_per_block_bytes" (LDS),
+// "max_threads_per_unit" ("max_blocks_per_unit" null: HIP 5.2 does not state it),
 // "clock_instruction_rate_mhz": the rate of clock64() (s_memtime), which the peak kernels'
 // observed SM clock counts in (on AMD it need not be the shader clock), and
 // "wall_clock_rate_mhz": wall_clock_rate_mhz(), null where the runtime cannot say.

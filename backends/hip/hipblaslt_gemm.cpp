@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backends/fastest_candidate.hpp"
+#include "backends/gemm_plan_cache.hpp"
 #include "backends/hip/hip_check.hpp"
 #include "backends/hip/hipblaslt_abi.hpp"
 #include "backends/loaded_library.hpp"
@@ -79,7 +80,7 @@ class HipblasLt final : public VendorGemm {
     }
   }
   ~HipblasLt() override {
-    for (auto& [key, plan] : plans_) release(plan);
+    plans_.release_all([this](Plan& p) { release(p); });
     free_owned();
   }
   // Owns the handle, descriptors and device buffers: a copy would free them twice.
@@ -94,34 +95,22 @@ class HipblasLt final : public VendorGemm {
 
   GemmChoice prepare(GemmType type, const GemmShape& s, const void* a, const void* b,
                      void* c) override {
-    const auto key = std::make_tuple(type, s.m, s.n, s.k);
-    if (auto it = plans_.find(key); it != plans_.end()) return it->second.choice;
-    Plan plan = describe(type, s);
-    try {
-      choose(plan, type, a, b, c);
-    } catch (...) {
-      release(plan);
-      throw;
-    }
-    return plans_.emplace(key, plan).first->second.choice;
+    return plan(type, s, a, b, c).choice;
   }
 
   void gemm(GemmType type, const GemmShape& s, const void* a, const void* b, void* c) override {
-    auto it = plans_.find(std::make_tuple(type, s.m, s.n, s.k));
-    if (it == plans_.end()) {
-      prepare(type, s, a, b, c);
-      it = plans_.find(std::make_tuple(type, s.m, s.n, s.k));
-    }
-    check(launch(it->second, it->second.algo, a, b, c), "hipblasLtMatmul");
+    const Plan& p = plan(type, s, a, b, c);
+    check(launch(p, p.algo, a, b, c), "hipblasLtMatmul");
   }
 
  private:
-  struct Plan {
-    lt::MatmulDesc desc = nullptr;
-    lt::MatrixLayout a = nullptr, b = nullptr, c = nullptr;
-    lt::MatmulAlgo algo{};
-    GemmChoice choice;
-  };
+  using Plan = LtPlan<lt::MatmulDesc, lt::MatrixLayout, lt::MatmulAlgo>;
+
+  Plan& plan(GemmType type, const GemmShape& s, const void* a, const void* b, void* c) {
+    return plans_.get(
+        type, s, [&] { return describe(type, s); }, [&](Plan& p) { choose(p, type, a, b, c); },
+        [this](Plan& p) { release(p); });
+  }
 
   // The layouts of vendor_gemm.hpp: C (m×n, ld m) = op(A)·B (k×n, ld k); A is m×k (ld m), or
   // for fp8 stored k×m (ld k) and transposed.
@@ -234,13 +223,7 @@ class HipblasLt final : public VendorGemm {
     workspace_ = scale_one_ = nullptr;
   }
 
-  void release(Plan& p) const {
-    if (p.a) layout_destroy_(p.a);
-    if (p.b) layout_destroy_(p.b);
-    if (p.c) layout_destroy_(p.c);
-    if (p.desc) desc_destroy_(p.desc);
-    p = Plan{};
-  }
+  void release(Plan& p) const { p.release(layout_destroy_, desc_destroy_); }
 
   hipStream_t stream_;
   std::string arch_;
@@ -260,7 +243,7 @@ class HipblasLt final : public VendorGemm {
   void* workspace_ = nullptr;
   void* scale_one_ = nullptr;
   float one_ = 1, zero_ = 0;
-  std::map<std::tuple<GemmType, std::size_t, std::size_t, std::size_t>, Plan> plans_;
+  GemmPlanCache<Plan> plans_;
   std::string library_;
 };
 

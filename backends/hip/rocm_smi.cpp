@@ -17,7 +17,7 @@
 namespace ridgeline::hip {
 namespace {
 
-class RocmSmiLib final : public RocmSmi {
+class RocmSmiLib final : public TelemetrySource {
  public:
   RocmSmiLib(const LoadedLibrary& lib, const std::string& pci_bus_id, std::string& why_not) {
     const std::string& soname = lib.soname();
@@ -130,7 +130,8 @@ class RocmSmiLib final : public RocmSmi {
 
 }  // namespace
 
-std::unique_ptr<RocmSmi> open_rocm_smi(const std::string& pci_bus_id, std::string& why_not) {
+std::unique_ptr<TelemetrySource> open_rocm_smi(const std::string& pci_bus_id,
+                                               std::string& why_not) {
   std::vector<std::string> errors;
   const std::optional<LoadedLibrary> lib = open_first(rsmi::kSonames, errors);
   if (!lib) {

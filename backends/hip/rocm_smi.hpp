@@ -10,15 +10,9 @@
 
 namespace ridgeline::hip {
 
-class RocmSmi {
- public:
-  virtual ~RocmSmi() = default;
-  virtual double max_sm_clock_mhz() const = 0;  // the top of the SCLK table; 0 when unknown
-  virtual TelemetryReading read() const = 0;
-};
-
 // ROCm SMI's index of the device with PCI bus id `pci_bus_id` (hipDeviceGetPCIBusId's text), or
 // null with `why_not` set.
-std::unique_ptr<RocmSmi> open_rocm_smi(const std::string& pci_bus_id, std::string& why_not);
+// Its max_sm_clock_mhz() is the top of the SCLK table.
+std::unique_ptr<TelemetrySource> open_rocm_smi(const std::string& pci_bus_id, std::string& why_not);
 
 }  // namespace ridgeline::hip

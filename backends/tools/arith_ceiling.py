@@ -38,11 +38,7 @@ STREAM_DTYPES = ('fp64', 'fp32')  # StreamProbe's and SramProbe's types
 # Known shortfalls, each printed as KNOWN with its reason and left open on its issue; a key that
 # no longer falls short is reported as such (STALE) so the entry is removed, not kept unchecked.
 # (arch, probe, dtype, level): why.
-KNOWN = {
-    ('gfx90a', 'dot', 'fp32', 'DRAM'):
-        'dot keeps a division per vector on HIP (the 32-bit counter spilled 6-10 AGPRs on gfx908): '
-        '1.48 x DRAM per CU on MI250X, open on issue 44',
-}
+KNOWN = {}
 
 
 def sheets_for(arch, machines=MACHINES):

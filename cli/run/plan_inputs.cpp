@@ -68,6 +68,19 @@ DeviceSpaceFacts device_from_info(const std::string& path, const std::string& sp
                                          : l1_for(f.arch);
     if (d.has("llc_bytes"))
       f.capacities.llc_bytes = std::uint64_t(d.bounded("llc_bytes", 1ull << 50));
+    // What bounds the blocks per SM (CU): recorded since 1.3/1.4; an older file's GPU states
+    // none, and its SRAM points keep the probe's own rule (plan_sizes.hpp, sram_launch).
+    DeviceResidency& r = f.capacities.residency;
+    r.compute_units = f.compute_units;
+    if (d.has("shared_per_unit_bytes"))
+      r.shared_per_unit_bytes = std::uint64_t(d.integer("shared_per_unit_bytes", 1, 1ll << 30));
+    if (d.has("reserved_shared_per_block_bytes"))
+      r.reserved_shared_per_block_bytes =
+          std::uint64_t(d.integer("reserved_shared_per_block_bytes", 0, 1ll << 30));
+    if (d.has("max_threads_per_unit"))
+      r.max_threads_per_unit = int(d.integer("max_threads_per_unit", 1, 1 << 20));
+    if (d.has("max_blocks_per_unit"))
+      r.max_blocks_per_unit = int(d.integer("max_blocks_per_unit", 1, 1 << 20));
     return f;
   }
   throw InputError(path, "spaces",
@@ -101,6 +114,12 @@ DeviceSpaceFacts device_from_sheet(const MachineProfile& sheet) {
   f.capacities.memory_bytes = std::uint64_t(sheet.memory_bytes);
   f.capacities.l2_bytes = std::uint64_t(sheet.l2_bytes);
   f.capacities.l1_per_unit_bytes = cuda_l1_bytes_per_sm(major, minor);
+  DeviceResidency& r = f.capacities.residency;
+  r.compute_units = sheet.compute_units;
+  r.shared_per_unit_bytes = cuda_shared_bytes_per_sm(major, minor);
+  r.reserved_shared_per_block_bytes = cuda_reserved_shared_bytes_per_block(major, minor);
+  r.max_threads_per_unit = cuda_max_threads_per_sm(major, minor);
+  r.max_blocks_per_unit = cuda_max_blocks_per_sm(major, minor);
   return f;
 }
 

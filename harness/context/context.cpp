@@ -76,8 +76,14 @@ std::optional<DeviceCapacities> capacities_in(const json& device) {
                ? static_cast<std::uint64_t>(it->get<double>())
                : 0;
   };
-  return DeviceCapacities{bytes("memory_bytes"), bytes("l1_per_unit_bytes"), bytes("l2_bytes"),
-                          bytes("llc_bytes")};
+  DeviceCapacities c{
+      bytes("memory_bytes"), bytes("l1_per_unit_bytes"), bytes("l2_bytes"), bytes("llc_bytes"), {}};
+  c.residency.compute_units = int(bytes("compute_units"));
+  c.residency.shared_per_unit_bytes = bytes("shared_per_unit_bytes");
+  c.residency.reserved_shared_per_block_bytes = bytes("reserved_shared_per_block_bytes");
+  c.residency.max_threads_per_unit = int(bytes("max_threads_per_unit"));
+  c.residency.max_blocks_per_unit = int(bytes("max_blocks_per_unit"));
+  return c;
 }
 
 std::string bytes_text(double b) {

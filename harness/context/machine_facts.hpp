@@ -11,6 +11,18 @@
 
 namespace ridgeline {
 
+// What bounds the thread blocks one SM (CU) holds at once, as the GPU's runtime states it (or,
+// for a machine sheet, backends/device_caches.hpp by architecture); 0 where not stated. The SRAM
+// probe's launch is sized by it (plan_sizes.hpp, sram_launch): as many blocks per SM as its
+// shared memory (LDS) holds.
+struct DeviceResidency {
+  int compute_units = 0;                              // SMs or CUs
+  std::uint64_t shared_per_unit_bytes = 0;            // sharedMemPerMultiprocessor; HIP: LDS per CU
+  std::uint64_t reserved_shared_per_block_bytes = 0;  // CUDA's driver reserve (1 KiB, sm_80 on)
+  int max_threads_per_unit = 0;                       // maxThreadsPerMultiProcessor
+  int max_blocks_per_unit = 0;                        // maxBlocksPerMultiProcessor (CUDA only)
+};
+
 // A GPU's capacities as its runtime (and backends/device_caches.hpp) states them; 0 where it
 // states none.
 struct DeviceCapacities {
@@ -20,6 +32,7 @@ struct DeviceCapacities {
   // The last level where the description states one (HIP's: the L2, or an MI300's Infinity
   // Cache); 0: the L2 is the last level.
   std::uint64_t llc_bytes = 0;
+  DeviceResidency residency;
 };
 
 struct SpaceFacts {

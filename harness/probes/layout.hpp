@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "backends/spaces.hpp"
+#include "harness/probes/device_clock.hpp"
 #include "harness/probes/stream_kernels.hpp"
 #include "harness/probes/vector_isa.hpp"
 
@@ -67,25 +68,40 @@ struct GridStride {
   //
   // `step`: R mod nv, computed once on the host (DeviceSweep::step), not per pass and thread.
   //
-  // `Divide`: each slot's vector by a division (wrap below) instead of the counter, as before it:
-  // for dot, which runs at DRAM only (no cache probe reduces two arrays), where a division per
-  // vector is hidden. Its two-array rounds sit at the edge of 64 registers, and with the counter
-  // they spilled: 3 local-memory accesses on sm_90 (LaunchBounds<256, 4>, the rounds unrolled
-  // twice) and 6 to 10 AGPRs on gfx908 (Kokkos 3.4's launch) even with one round per iteration.
-  template <bool Divide = false, class Round, class One>
+  // `Once`: for dot, which reads every vector once per pass (a bandwidth probe only: no cache
+  // probe reduces two arrays, and StreamProbe marks a replicated dot unfit), so span <= nv and
+  // slot s's vector is s + offset, less nv where that passes nv: a 32-bit add, compare and
+  // select per vector from the slot itself, no counter carried from slot to slot and no
+  // division. Its two-array rounds sit at the edge of 64 registers: with the counter they
+  // spilled (3 local-memory accesses on sm_90 with LaunchBounds<256, 4> and the rounds unrolled
+  // twice, 6 to 10 AGPRs on gfx908 under Kokkos 3.4's launch); with a division per vector (the
+  // general x mod nv) the division's code sat in the loop, an issue ceiling on gfx90a of 13.0
+  // B/clk per CU, 1.48 x the MI250X's DRAM rate per CU where scripts/check-gpu-codegen asks 1.5.
+  template <bool Once = false, class Round, class One>
   KOKKOS_INLINE_FUNCTION void pass(std::size_t t, std::size_t span, std::size_t offset,
                                    std::size_t step, Round&& round, One&& one) const {
     const std::size_t nv = vectors();
     if (nv == 0) return;
     const std::size_t rounds = span / (U * threads);  // rounds in which every thread has U slots
-    if constexpr (Divide) {
-      std::size_t s = t;
+    if constexpr (Once) {
+      const std::uint32_t n32 = static_cast<std::uint32_t>(nv);
+      const std::uint32_t r32 = static_cast<std::uint32_t>(threads);
+      const std::uint32_t o32 = static_cast<std::uint32_t>(offset);
+      // s + offset < 2·nv <= 2^32: s < span <= nv and offset < nv.
+      const auto vector = [&](std::uint32_t s) {
+        const std::uint32_t x = s + o32;
+        return std::size_t(x >= n32 ? x - n32 : x) * V;
+      };
+      std::uint32_t s = static_cast<std::uint32_t>(t);
+      // One round per iteration: nvcc unrolled two, and the two arrays' 8 vectors in flight
+      // twice over spilled fp32's dot on sm_90 (8 local-memory accesses at 64 registers).
+      RIDGELINE_DEVICE_UNROLL(1)
       for (std::size_t r = 0; r < rounds; ++r) {
         std::size_t first[U];
-        for (std::size_t u = 0; u < U; ++u, s += threads) first[u] = wrap(s + offset, nv) * V;
+        for (std::size_t u = 0; u < U; ++u, s += r32) first[u] = vector(s);
         round(first);
       }
-      for (; s < span; s += threads) one(wrap(s + offset, nv) * V);
+      for (; s < span; s += r32) one(vector(s));
       return;
     }
     const std::uint32_t forward = static_cast<std::uint32_t>(step);
@@ -108,12 +124,6 @@ struct GridStride {
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_tail(std::size_t t, F&& f) const {
     for (std::size_t i = vectors() * V + t; i < n; i += threads) f(i);
-  }
-
- private:
-  // x mod nv without a 64-bit division in the common cases (x < 2·nv whenever span <= nv).
-  KOKKOS_INLINE_FUNCTION static std::size_t wrap(std::size_t x, std::size_t nv) {
-    return x < nv ? x : x < 2 * nv ? x - nv : x % nv;
   }
 };
 

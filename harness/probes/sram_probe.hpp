@@ -21,8 +21,15 @@
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
 // 4.6.99) and gfx908/gfx90a/gfx942 (Kokkos 3.4.01; gfx942 with clang 19), and code-checked there
 // (scripts/check-gpu-codegen: every scratch access in a loop 16 bytes wide), not run. Kokkos' CUDA
-// level-0 limit is the 48 KiB a block gets without opting in, less its own reserve (about 40 KiB):
-// larger sizes asked for clip to it.
+// level-0 limit is the 48 KiB a block gets without opting in, less its own reserve (about 40 KiB;
+// HIP's LDS 64 KiB less the same): the planner refuses larger sizes on device spaces with that
+// reason (a skipped point), rather than clipping them all to one point. On hosts a size beyond
+// one thread's share of L1d still clips to it (the scratch must stay in L1).
+//
+// Teams on GPUs: the planner's (harness/sweep/plan_sizes.hpp, sram_launch): as many blocks per SM
+// (CU) as its shared memory holds, for two waves, from the device's own shared memory per SM,
+// threads and blocks per SM; recorded in params.launch. Without those facts, two waves of the
+// space's concurrency in 128-thread teams.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -70,8 +77,9 @@ struct SramShape {
   static_assert((kAccumulators & (kAccumulators - 1)) == 0, "pairwise sum needs a power of two");
   // A team's words are a whole number of groups per thread.
   static constexpr std::size_t kGranuleWords = kTeamSize * kWordsInFlight;
-  // Teams: four per host thread (a thread that starts late does not stretch the call), two
-  // waves of 128-thread teams on GPUs.
+  // Teams: four per host thread (a thread that starts late does not stretch the call); on GPUs
+  // where the planner could not size the launch by shared memory (sram_launch), two waves of
+  // 128-thread teams.
   static std::size_t teams(int concurrency) {
     const std::size_t c = static_cast<std::size_t>(std::max(concurrency, 1));
     return kIsDeviceSpace<Space> ? std::max<std::size_t>(1, 2 * c / kTeamSize) : 4 * c;
@@ -112,11 +120,13 @@ class SramProbe final : public Probe {
   }
 
   // `scratch_bytes`: per team, rounded down to whole groups of words per thread (0 words: the
-  // planner skips the point). `requested_bytes`: what the profile asked for, recorded.
-  SramProbe(SramOp op, std::uint64_t scratch_bytes, int passes, std::uint64_t requested_bytes = 0)
+  // planner skips the point). `requested_bytes`: what the profile asked for, recorded. `teams`:
+  // the planner's launch (0: Shape::teams), `launch` how it was sized, recorded.
+  SramProbe(SramOp op, std::uint64_t scratch_bytes, int passes, std::uint64_t requested_bytes = 0,
+            std::size_t teams = 0, const nlohmann::json& launch = nullptr)
       : op_(op), passes_(passes) {
     words_ = scratch_bytes / sizeof(Word) / Shape::kGranuleWords * Shape::kGranuleWords;
-    teams_ = Shape::teams(compat::concurrency(Space()));
+    teams_ = teams ? teams : Shape::teams(compat::concurrency(Space()));
     const double s = sizeof(T);
     const double elements = double(teams_) * double(words_) * double(Shape::kLanes);
     const double threads = double(teams_) * double(Shape::kTeamSize);
@@ -145,6 +155,7 @@ class SramProbe final : public Probe {
                     {"bytes_counted",
                      "scratch reads and writes, the fill's writes included; the fill's global "
                      "reads and the one store per thread are global_bytes, timed but not counted"}};
+    if (!launch.is_null()) info_.params["launch"] = launch;  // device spaces: how teams were sized
     info_.params.update(LaunchShape<Space>::isa_json());
     info_.name = point_name(info_.probe, info_.space, info_.dtype,
                             grade("scratch", info_.working_set_bytes));

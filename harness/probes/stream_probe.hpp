@@ -202,6 +202,11 @@ class StreamProbe final : public Probe {
                                  llc_bytes);
       passes_ = sweep_.passes;
       if (!sweep_.unfit.empty()) info_.unfit_reason = sweep_.unfit;
+      // dot's walk reads each vector once per pass (GridStride::pass<true>): no replicated span.
+      if (kernel.op == StreamOp::kDot && sweep_.span > grid_.vectors())
+        info_.unfit_reason =
+            "dot reads each vector once per pass; a working set smaller than a "
+            "round of the grid would need it read several times";
       touched = double(passes_) * double(sweep_.span * V + grid_.tail());
     } else {
       layout_ = LaunchShape<Space>::template stream<T>(elements, Space().concurrency());

@@ -273,6 +273,10 @@ void StreamProbe<Space, T, G>::run_device_op() {
         kernel_label(), threads,
         KOKKOS_LAMBDA(const std::size_t t, T& total) {
           T acc[kReduceRows][V] = {};
+          // The tail's own sum: added into acc[0][0], that one lane was kept apart and clang paired
+          // the others (1, 2) and (3, 0) for v_pk_add_f32 on gfx90a, a v_mov per lane of every
+          // vector of row 0 (8 of the read loop's 49 vector ALU instructions).
+          T tail = 0;
           std::size_t offset = 0;
           for (int p = 0; p < passes; ++p) {
             g.template pass<Op == StreamOp::kDot>(
@@ -283,14 +287,14 @@ void StreamProbe<Space, T, G>::run_device_op() {
                   reduce_vectors<Op>(a, b, acc, one);
                 });
             g.for_tail(t, [&](const std::size_t i) {
-              acc[0][0] =
-                  Op == StreamOp::kDot ? compat::fma(a[i], b[i], acc[0][0]) : acc[0][0] + a[i];
+              tail = Op == StreamOp::kDot ? compat::fma(a[i], b[i], tail) : tail + a[i];
             });
             offset += sweep.rotation;
             if (offset >= vectors) offset -= vectors;
           }
           for (std::size_t r = 0; r < kReduceRows; ++r)
             for (std::size_t j = 0; j < V; ++j) total += acc[r][j];
+          total += tail;
         },
         result_);
   } else {

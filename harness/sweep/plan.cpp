@@ -372,22 +372,38 @@ class Planner {
     }
   }
 
-  // Scratch sizes per team as the profile asks, each clipped to the largest the space allows:
-  // Kokkos' level-0 limit, and on hosts one thread's share of L1d (beyond it the "scratch" is
-  // L2). Sizes that clip or round to the same point are planned once.
+  // Scratch sizes per team as the profile asks. Device spaces: a size above Kokkos' level-0
+  // limit is refused with that reason (a skipped point: the backend cannot give it; clipped, all
+  // such sizes were one point at the limit), and the teams are the launch that fills every SM's
+  // shared memory (sram_launch). Hosts: clipped to one thread's share of L1d (beyond it the
+  // "scratch" is L2). Sizes that clip or round to the same point are planned once.
   template <class Space, class T>
   void sram() {
-    std::uint64_t limit = SramProbe<Space, T>::scratch_limit();
+    using Probe = SramProbe<Space, T>;
+    std::uint64_t limit = Probe::scratch_limit();
     if (!kIsDeviceSpace<Space> && limits_.l1d_per_thread)
       limit = std::min(limit, limits_.l1d_per_thread);
     std::set<std::string> names;
     for (const auto& name : profile_.sram_probes)
       for (const std::uint64_t bytes : profile_.sram_bytes) {
-        auto probe = std::make_unique<SramProbe<Space, T>>(
-            read_only_probe(catalog_name("sram", name)) ? SramOp::kRead : SramOp::kUpdate,
-            std::min(bytes, limit), profile_.sram_passes, bytes);
+        const SramOp op =
+            read_only_probe(catalog_name("sram", name)) ? SramOp::kRead : SramOp::kUpdate;
+        std::unique_ptr<Probe> probe;
+        std::string skipped;
+        if constexpr (kIsDeviceSpace<Space>) {
+          // The scratch a team asks Kokkos for: whole groups of words, and the alignment pad.
+          const std::uint64_t granule = Probe::Shape::kGranuleWords * sizeof(typename Probe::Word);
+          const SramLaunch launch =
+              sram_launch(limits_.residency, std::string(Space::name()) == "HIP",
+                          bytes / granule * granule + kSramAlignBytes, Probe::Shape::kTeamSize);
+          probe = std::make_unique<Probe>(op, bytes, profile_.sram_passes, bytes, launch.teams,
+                                          launch.to_json());
+          if (bytes > limit) skipped = sram_refusal(bytes, limit);
+        } else {
+          probe = std::make_unique<Probe>(op, std::min(bytes, limit), profile_.sram_passes, bytes);
+        }
         if (!names.insert(probe->info().name).second) continue;
-        add(std::move(probe));
+        add(std::move(probe), skipped);
       }
   }
 

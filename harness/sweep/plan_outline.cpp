@@ -230,25 +230,33 @@ class Outline {
         device_.space == "HIP" ? kHipSharedPerBlockBytes : kCudaSharedPerBlockBytes;
     const std::uint64_t limit = shared - kKokkosTeamReserveBytes - kSramAlignBytes;
     const std::size_t s = dtype_bytes(dtype), lanes = kSramWordBytes / s;
-    const std::size_t teams = std::max<std::size_t>(
-        1, 2 * std::size_t(std::max(device_.concurrency, 1LL)) / kSramTeamSize);
     std::set<std::string> names;
     for (const std::string& name : profile_.sram_probes)
       for (const std::uint64_t asked : profile_.sram_bytes) {
         const ProbeSpec* spec = find_profile_probe("sram", name);
         const bool read = spec && read_only_probe(spec->name);
-        const std::size_t words =
-            std::min(asked, limit) / kSramWordBytes / kSramGranuleWords * kSramGranuleWords;
+        // As the planner: the launch that fills every unit's shared memory, and a size the
+        // backend cannot give refused, not clipped.
+        const std::size_t words = asked / kSramWordBytes / kSramGranuleWords * kSramGranuleWords;
+        const SramLaunch launch =
+            sram_launch(device_.capacities.residency, device_.space == "HIP",
+                        words * kSramWordBytes + kSramAlignBytes, kSramTeamSize);
+        const std::size_t teams =
+            launch.teams
+                ? launch.teams
+                : std::max<std::size_t>(
+                      1, 2 * std::size_t(std::max(device_.concurrency, 1LL)) / kSramTeamSize);
         PointInfo i = info(read ? "sram_read" : "sram_update", "sram", dtype,
                            grade("scratch", words * kSramWordBytes));
         if (!names.insert(i.name).second) continue;
+        i.params = {{"teams", teams}, {"launch", launch.to_json()}};
         const double elements = double(teams) * double(words) * double(lanes);
         const double passes = profile_.sram_passes;
         i.elements = std::size_t(elements);
         i.working_set_bytes = words * kSramWordBytes;
         i.bytes = (read ? 1.0 + passes : 2.0 + 2.0 * passes) * elements * double(s);
         i.flops = (read ? passes : 2.0 * passes + 1.0) * elements;
-        add(std::move(i));
+        add(std::move(i), asked > limit ? sram_refusal(asked, limit) : std::string());
       }
   }
 

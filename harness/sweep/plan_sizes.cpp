@@ -27,6 +27,7 @@ SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) 
     for (const std::uint64_t capacity : {d.l1_per_unit_bytes, d.l2_bytes, d.llc_bytes})
       if (capacity > 0) l.dense_around.push_back(capacity);
     l.dram_plateau_bytes = s.dram_plateau_bytes;
+    l.residency = d.residency;
     return l;
   }
   // Host DRAM working sets must exceed the whole machine's last-level cache, not one slice: on a
@@ -43,6 +44,54 @@ SpaceLimits space_limits(const MachineFacts& machine, const std::string& space) 
   for (const SpaceFacts& s : machine.spaces)
     if (s.name == space) l.dram_plateau_bytes = s.dram_plateau_bytes;
   return l;
+}
+
+SramLaunch sram_launch(const DeviceResidency& d, bool hip, std::uint64_t scratch_bytes,
+                       std::size_t team_size) {
+  SramLaunch l;
+  if (!d.compute_units || !d.shared_per_unit_bytes || !d.max_threads_per_unit || !team_size)
+    return l;
+  const std::uint64_t unit = hip ? 512 : 128;
+  const std::uint64_t kokkos = (team_size + 2) * sizeof(double) + sizeof(std::int64_t);
+  l.block_shared_bytes =
+      (scratch_bytes + kokkos + unit - 1) / unit * unit + d.reserved_shared_per_block_bytes;
+  const int by_shared = int(d.shared_per_unit_bytes / l.block_shared_bytes);
+  const int by_threads = d.max_threads_per_unit / int(team_size);
+  l.blocks_per_unit = by_shared;
+  l.limited_by = "shared memory";
+  if (by_threads < l.blocks_per_unit) {
+    l.blocks_per_unit = by_threads;
+    l.limited_by = "threads";
+  }
+  if (d.max_blocks_per_unit && d.max_blocks_per_unit < l.blocks_per_unit) {
+    l.blocks_per_unit = d.max_blocks_per_unit;
+    l.limited_by = "blocks per unit";
+  }
+  if (l.blocks_per_unit < 1) return SramLaunch{};  // a block larger than the unit: not sized
+  l.teams = std::size_t(d.compute_units) * std::size_t(l.blocks_per_unit) * kSramWaves;
+  l.shared_filled =
+      double(l.blocks_per_unit) * double(l.block_shared_bytes) / double(d.shared_per_unit_bytes);
+  return l;
+}
+
+std::string sram_refusal(std::uint64_t bytes, std::uint64_t limit) {
+  return fmt::format(
+      "{} bytes of scratch per team is above the {} Kokkos' level-0 team scratch gives on this "
+      "space (shared memory per block without opting in, less Kokkos' reserve)",
+      bytes, limit);
+}
+
+nlohmann::json SramLaunch::to_json() const {
+  if (!teams)
+    return {{"blocks_per_unit", nullptr},
+            {"basis",
+             "the device states no shared memory per SM/CU: two waves of the space's "
+             "concurrency"}};
+  return {{"blocks_per_unit", blocks_per_unit},
+          {"limited_by", limited_by},
+          {"block_shared_bytes", block_shared_bytes},
+          {"shared_filled", shared_filled},
+          {"waves", kSramWaves}};
 }
 
 double work_scale(const SweepProfile& profile, bool device) {

@@ -3,6 +3,8 @@
 // facts. The planner (plan.cpp) sizes its probes with them, and the device outline
 // (plan_outline.hpp) sizes the points of a GPU space this build lacks with the same ones, so an
 // estimate made on a CPU build counts and sizes what the GPU build will plan. No Kokkos.
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,6 +25,8 @@ struct SpaceLimits {
   std::vector<std::uint64_t> dense_around;
   // Where the run's memory plateau search put the DRAM points (SpaceFacts); 0: not searched.
   std::uint64_t dram_plateau_bytes = 0;
+  // GPUs: what bounds the blocks per SM (CU), for the SRAM launch (sram_launch below).
+  DeviceResidency residency;
 };
 
 // The limits of `space`: its GPU's capacities where `machine` describes one for it, else the
@@ -49,6 +53,34 @@ std::size_t half_ladder_elements(const SweepProfile& profile, std::uint64_t dram
 // past kMaxCachePasses.
 int cache_passes(const SweepProfile& profile, double scale, double ws);
 inline constexpr double kMaxCachePasses = 1e9;  // passes are an int; counts stay exact
+
+// The launch of a device SRAM point: enough 128-thread teams that every SM (CU) holds as many
+// blocks as its shared memory allows, for kSramWaves waves, so the scratch of every unit is busy
+// and no wave runs part-full. One block's shared memory is its scratch (the words and the
+// alignment pad), Kokkos' team shared memory ((team size + 2) doubles and an int64: Kokkos 4.6.99
+// Kokkos_Cuda_Parallel_Team.hpp, m_shmem_begin; Kokkos 3.4 HIP the same), rounded up to the
+// allocation unit (128 bytes on CUDA, the occupancy calculator's for sm_70 on; 512 on HIP, gfx9's
+// LDS granularity of 128 dwords), plus the driver's reserve per block. Kokkos sets the kernel's
+// shared-memory carveout for the blocks its occupancy wants (Kokkos_Cuda_KernelLaunch.hpp), so
+// the SM's whole shared memory is available. Resident blocks: the fewest of what shared memory,
+// threads and the block limit allow. `teams` 0: the device states no shared memory per unit (a
+// file before 1.3), and the probe keeps its own rule (two waves of the space's concurrency).
+struct SramLaunch {
+  std::size_t teams = 0;
+  int blocks_per_unit = 0;
+  std::string limited_by;                // "shared memory", "threads", "blocks per unit"
+  std::uint64_t block_shared_bytes = 0;  // one block's, as allocated
+  double shared_filled = 0;              // blocks_per_unit × block_shared_bytes / per unit
+  nlohmann::json to_json() const;        // recorded in the point's params ("launch")
+};
+inline constexpr std::size_t kSramWaves = 2;
+SramLaunch sram_launch(const DeviceResidency& device, bool hip, std::uint64_t scratch_bytes,
+                       std::size_t team_size);
+
+// Why a device SRAM point of `bytes` per team is not run: above `limit`, the most scratch per team
+// Kokkos' level 0 gives (shared memory per block without opting in, less its team reserve and
+// the alignment pad).
+std::string sram_refusal(std::uint64_t bytes, std::uint64_t limit);
 
 // How many copies of a vendor GEMM's inputs (A and B together: `input_bytes`) a point rotates
 // through, one per call, so that every call streams its operands from device memory and not from

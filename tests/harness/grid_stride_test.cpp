@@ -82,12 +82,12 @@ TEST(Vector16, IsOneAlignedSixteenByteAccess) {
 }
 
 // Slot s of a pass is vector (s + offset) mod nv on both paths: the 32-bit counter that replaced
-// the division per vector, and the division dot keeps (Divide).
-template <bool Divide>
+// the division per vector, and dot's walk of each vector once per pass (Once: span <= nv).
+template <bool Once>
 std::vector<std::size_t> slots_of(const GridStride<4, 4>& g, std::size_t t, std::size_t span,
                                   std::size_t offset) {
   std::vector<std::size_t> got;
-  g.template pass<Divide>(
+  g.template pass<Once>(
       t, span, offset, g.threads % g.vectors(),
       [&](const std::size_t(&first)[4]) {
         for (std::size_t f : first) got.push_back(f / 4);
@@ -107,7 +107,9 @@ TEST(GridStride, SlotSIsVectorSPlusOffsetModuloTheVectors) {
             std::vector<std::size_t> want;
             for (std::size_t s = t; s < span; s += threads) want.push_back((s + offset) % nv);
             EXPECT_EQ(slots_of<false>(g, t, span, offset), want) << n << " " << threads;
-            EXPECT_EQ(slots_of<true>(g, t, span, offset), want) << n << " " << threads;
+            if (span <= nv) {
+              EXPECT_EQ(slots_of<true>(g, t, span, offset), want) << n << " " << threads;
+            }
           }
     }
 }
@@ -180,6 +182,14 @@ void device_kernels_verify() {
       SCOPED_TRACE(c.info().name + " R " + std::to_string(threads));
       if (!k.reduces && 3000 / Vector16<T>::kLanes < threads) {  // fewer vectors than threads
         EXPECT_FALSE(c.info().unfit_reason.empty());
+        continue;
+      }
+      // dot walks each vector once per pass (GridStride::pass<true>): a set it would have to
+      // read several times is refused, not read wrong.
+      if (k.op == StreamOp::kDot && 3000 / Vector16<T>::kLanes < 4 * threads) {
+        EXPECT_NE(c.info().unfit_reason.find("dot reads each vector once per pass"),
+                  std::string::npos)
+            << c.info().unfit_reason;
         continue;
       }
       ASSERT_TRUE(c.info().unfit_reason.empty()) << c.info().unfit_reason;

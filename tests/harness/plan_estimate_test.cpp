@@ -105,10 +105,11 @@ TEST(PlanOutline, CountsFollowTheProfileOnEachCard) {
                               [&](std::uint64_t m) { return m != p.vendor_gemm_n; }));
     const int kokkos_library = int(p.library_probes.size()) - 1;  // all but vendor_gemm
     EXPECT_EQ(n.at("library"), kokkos_library * typed + 6 * shapes);
-    // Scratch above Kokkos' level-0 limit (48 KiB less its reserve) clips to one size.
+    // Scratch above Kokkos' level-0 limit (48 KiB less its reserve) is refused, not clipped.
     std::set<std::uint64_t> sizes;
     const std::uint64_t limit = kCudaSharedPerBlockBytes - kKokkosTeamReserveBytes - 64;
-    for (const std::uint64_t b : p.sram_bytes) sizes.insert(std::min(b, limit) / 4096 * 4096);
+    for (const std::uint64_t b : p.sram_bytes)
+      if (b <= limit) sizes.insert(b / 4096 * 4096);
     EXPECT_EQ(n.at("sram"),
               int(sizes.size() * p.sram_probes.size() * p.sram_dtypes_on(true).size()));
     // The cache sweep: every working set for the read kernel; triad (three fp64 arrays) where
@@ -247,6 +248,124 @@ TEST(PlanBudget, GpuFirstLightFitsTheSessionOnEachCard) {
     for (const char* family : {"bandwidth", "fma", "peak", "cache", "sram", "library"})
       EXPECT_GT(measured_per_family(outline_device_plan(main, card.device))[family], 0) << family;
   }
+}
+
+// The H200 sample's info.json made into another card's: what `ridgeline info --json` records of
+// its device (CUDA runtime figures of the Programming Guide's tables for sm_89 and sm_90).
+DeviceSpaceFacts info_shaped(const test::TempDir& tmp, const std::string& name,
+                             const std::string& arch, int sms, long long concurrency,
+                             std::uint64_t shared_per_sm, int threads_per_sm, int blocks_per_sm) {
+  nlohmann::json info = read_json_file(kH200 + "/info.json", "info");
+  nlohmann::json& space = info["spaces"][0];
+  space["concurrency"] = concurrency;
+  nlohmann::json& d = space["device"];
+  d["name"] = name;
+  d["arch"] = arch;
+  d["compute_units"] = sms;
+  d["shared_per_unit_bytes"] = shared_per_sm;
+  d["shared_per_block_bytes"] = shared_per_sm - 1024;  // the opt-in maximum
+  d["reserved_shared_per_block_bytes"] = 1024;
+  d["max_threads_per_unit"] = threads_per_sm;
+  d["max_blocks_per_unit"] = blocks_per_sm;
+  const std::string path = tmp.path + "/" + arch + ".json";
+  std::ofstream(path) << info.dump();
+  return device_from_info(path, "");
+}
+
+// The SRAM launch fills every SM's shared memory: per size, the blocks an SM holds (shared memory,
+// threads or the block limit, whichever binds first) times the SMs, for two waves. One block of
+// S bytes of scratch takes S + 64 (alignment) + 1048 (Kokkos' team memory), in 128-byte units,
+// plus the driver's 1 KiB.
+TEST(SramLaunch, FillsEverySmOfA4090AndAnH100) {
+  test::TempDir tmp;
+  const SweepProfile p = profile("gpu-first-light");
+  struct Want {
+    std::uint64_t bytes;
+    int blocks;
+    const char* limited_by;
+  };
+  const struct {
+    DeviceSpaceFacts device;
+    std::vector<Want> want;
+  } cards[] = {
+      // RTX 4090: 100 KiB per SM, 1536 threads (12 blocks of 128), 24 blocks.
+      {info_shaped(tmp, "NVIDIA GeForce RTX 4090", "sm_89", 128, 128 * 1536, 102400, 1536, 24),
+       {{8192, 9, "shared memory"},     // 10368 B a block: 9.9 fit
+        {16384, 5, "shared memory"},    // 18560 B: 5.5
+        {32768, 2, "shared memory"}}},  // 34944 B: 2.9
+      // H100 SXM: 228 KiB per SM, 2048 threads (16 blocks), 32 blocks.
+      {info_shaped(tmp, "NVIDIA H100 80GB HBM3", "sm_90", 132, 132 * 2048, 233472, 2048, 32),
+       {{8192, 16, "threads"},  // 22.5 would fit
+        {16384, 12, "shared memory"},
+        {32768, 6, "shared memory"}}},
+  };
+  for (const auto& card : cards) {
+    SCOPED_TRACE(card.device.name);
+    const std::vector<OutlinePoint> plan = outline_device_plan(p, card.device);
+    for (const Want& w : card.want) {
+      const auto it = std::find_if(plan.begin(), plan.end(), [&](const OutlinePoint& o) {
+        return o.info.probe == "sram_read" && o.info.working_set_bytes == w.bytes;
+      });
+      ASSERT_NE(it, plan.end()) << w.bytes;
+      SCOPED_TRACE(it->info.name);
+      EXPECT_TRUE(it->measured()) << it->skipped_reason;
+      const nlohmann::json& launch = it->info.params.at("launch");
+      EXPECT_EQ(launch.at("blocks_per_unit"), w.blocks);
+      EXPECT_EQ(launch.at("limited_by"), w.limited_by);
+      EXPECT_EQ(it->info.params.at("teams"), std::size_t(card.device.compute_units) * w.blocks * 2);
+      EXPECT_LE(launch.at("shared_filled").get<double>(), 1.0);
+      // One more block per SM would not fit what bound it.
+      const DeviceResidency& r = card.device.capacities.residency;
+      const std::uint64_t block = launch.at("block_shared_bytes");
+      if (std::string(w.limited_by) == "shared memory")
+        EXPECT_GT((w.blocks + 1) * block, r.shared_per_unit_bytes);
+      else
+        EXPECT_EQ(w.blocks * 128, r.max_threads_per_unit);
+    }
+    // Sizes above Kokkos' level-0 scratch (48 KiB less its reserve) are refused with the reason,
+    // each under its own name, none clipped into a smaller point.
+    int refused = 0;
+    for (const OutlinePoint& o : plan) {
+      if (o.info.family != "sram" || o.measured()) continue;
+      EXPECT_NE(o.skipped_reason.find("Kokkos' level-0 team scratch"), std::string::npos)
+          << o.skipped_reason;
+      EXPECT_GT(o.info.working_set_bytes, kCudaSharedPerBlockBytes - kKokkosTeamReserveBytes);
+      ++refused;
+    }
+    EXPECT_GT(refused, 0);
+  }
+}
+
+TEST(SramLaunch, AFileThatStatesNoSharedMemoryKeepsTwoWavesOfTheConcurrency) {
+  // The committed H200 info.json predates shared_per_unit_bytes.
+  const DeviceSpaceFacts h200 = device_from_info(kH200 + "/info.json", "");
+  EXPECT_EQ(h200.capacities.residency.shared_per_unit_bytes, 0u);
+  const SramLaunch l = sram_launch(h200.capacities.residency, false, 16384 + 64, 128);
+  EXPECT_EQ(l.teams, 0u);
+  EXPECT_TRUE(l.to_json().at("blocks_per_unit").is_null());
+  for (const OutlinePoint& o : outline_device_plan(profile("gpu-first-light"), h200))
+    if (o.info.family == "sram" && o.measured())
+      EXPECT_EQ(o.info.params.at("teams"), std::size_t(2 * 270336 / 128)) << o.info.name;
+}
+
+TEST(SramLaunch, TheSheetsGiveTheSameLaunchAsTheRuntime) {
+  // A plan from the sheet (no info file) sizes the launch from the architecture's tables.
+  const DeviceSpaceFacts rtx = device_from_sheet(sheet("rtx-4090"));
+  const DeviceResidency& r = rtx.capacities.residency;
+  EXPECT_EQ(r.shared_per_unit_bytes, 102400u);
+  EXPECT_EQ(r.reserved_shared_per_block_bytes, 1024u);
+  EXPECT_EQ(r.max_threads_per_unit, 1536);
+  EXPECT_EQ(r.max_blocks_per_unit, 24);
+  EXPECT_EQ(sram_launch(r, false, 16384 + 64, 128).blocks_per_unit, 5);
+  const DeviceSpaceFacts h100 = device_from_sheet(sheet("h100-sxm"));
+  EXPECT_EQ(h100.capacities.residency.shared_per_unit_bytes, 233472u);
+  EXPECT_EQ(sram_launch(h100.capacities.residency, false, 16384 + 64, 128).blocks_per_unit, 12);
+  // LDS on HIP is allocated in 512-byte units and has no driver reserve: 64 KiB per CU.
+  DeviceResidency mi{110, 65536, 0, 2048, 0};
+  const SramLaunch hip = sram_launch(mi, true, 16384 + 64, 128);
+  EXPECT_EQ(hip.block_shared_bytes, 17920u);  // 17496 rounded up to 512
+  EXPECT_EQ(hip.blocks_per_unit, 3);
+  EXPECT_EQ(hip.teams, 110u * 3 * 2);
 }
 
 TEST(PlanInputs, AMissingFieldNamesTheFileAndTheField) {

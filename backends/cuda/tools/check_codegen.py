@@ -41,26 +41,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
 import fatbin  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
-from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
-import arith_ceiling  # noqa: E402
+from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402,F401 (tests call it here)
+from codegen_common import (DTYPES, READ_ARRAYS, SRAM_WORDS_IN_FLIGHT, STREAM_OPS,  # noqa: E402,F401
+                            ceiling_report, classify_probe, innermost, ladder_failures, loops_of,
+                            memory_loops, own_indices)
 
 LDG, STG, LDL, STL, BRA, EXIT = 0x981, 0x986, 0x983, 0x387, 0x947, 0x94D
 # Shared memory, and its access width in hi bits 8-11, calibrated on sass_calibration.cu's shared_*
 # kernels (nvcc 13.0, sm_89 and sm_90: 32-bit 0x8, 64-bit 0xA, 128-bit 0xC).
 LDS, STS = 0x984, 0x388
 SHARED_WIDTH = {0x8: 32, 0xA: 64, 0xC: 128}
-SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
 FMA_LOW9 = {0x023: 'FFMA', 0x02B: 'DFMA', 0x031: 'HFMA2', 0x035: 'HFMA2.MMA'}
 WIDTH = {0x8: 16, 0x9: 32, 0xB: 64, 0xD: 128}  # hi bits 8-11 of LDG/STG: access width in bits
 
-# By StreamOp's numbers (harness/probes/stream_kernels.hpp): update_xy came last.
-STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
-READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
-               'update_xy': 2}
 ROUND_VECTORS = 4  # 16-byte vectors per thread and input array in flight (LaunchShape::kStreamRound)
 PEAK_FMA_SHARE = 0.99  # of a peak kernel's hot-loop instructions
 RUNG_FMA_SHARE = 0.90  # of a graded ladder rung's hot-loop instructions
-DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 
 
 def instructions(code):
@@ -92,32 +88,25 @@ OLD_STREAM_LAMBDAS = {1: 'copy', 2: 'scale', 3: 'add', 4: 'triad', 5: 'fill'}
 
 
 def classify(name):
-    m = re.search(r'SramProbe<Kokkos::Cuda, (double|float)>::run_op<\(ridgeline::SramOp\)(\d)>', name)
-    if m:
-        op = 'read' if m.group(2) == '0' else 'update'
-        return ('sram', f'sram_{op}<{DTYPES[m.group(1)]}>', op)
-    m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
-    if m:
-        return ('stream', f'{STREAM_OPS[int(m.group(2))]}<{DTYPES[m.group(1)]}>', STREAM_OPS[int(m.group(2))])
+    c = classify_probe(name, 'Kokkos::Cuda')
+    if c:
+        return c
     m = re.search(r'StreamProbe<Kokkos::Cuda, (double|float)>::run\(\)::\{lambda\(unsigned long(, [a-z]+&)?\)#(\d+)\}', name)
     if m:
         op = 'read' if m.group(2) else OLD_STREAM_LAMBDAS.get(int(m.group(3)), '?')
         label = 'read/dot' if m.group(2) else op
         return ('stream', f'{label}<{DTYPES[m.group(1)]}>', op if op != '?' else 'fill')
-    # FmaLadderProbe carries its form as a fourth argument, `(ridgeline::LadderForm)N`: without it
-    # in the pattern no fp64/fp32 ladder rung was recognised, so none was checked.
-    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::Cuda, ([^,>]+)'
-                  r'(?:, (\d+))?(?:, \(ridgeline::LadderForm\)(\d))?>::run\(\)', name)
-    if m:
-        kind, t, k, form = m.groups()
-        xy = ', xy' if form == '1' else ''
-        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}{xy}>'
-        return ('peak' if 'Peak' in kind else 'ladder', label, int(k) if k else None)
     return None
 
 
 def access_bytes(hi):
     return WIDTH.get((hi >> 8) & 0xF, 0) // 8
+
+
+def sass_loops(ins, arch):
+    """The kernel's loops: its backward branches (BRA with the sign bit of the offset set)."""
+    return loops_of([(i, branch_target(i, lo, arch)) for i, (lo, _) in enumerate(ins)
+                     if lo & 0xFFF == BRA and lo >> 63])
 
 
 def analyse(code, arch):
@@ -126,22 +115,13 @@ def analyse(code, arch):
     first_store = next((i for i, o in enumerate(ops) if o == STG), len(ops))
     widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == LDG)
     store_widths = collections.Counter(WIDTH.get((hi >> 8) & 0xF, 0) for (lo, hi), o in zip(ins, ops) if o == STG)
-    loops = []
-    for i, (lo, hi) in enumerate(ins):
-        if ops[i] == BRA and lo >> 63:  # backward branch: a loop
-            t = branch_target(i, lo, arch)
-            if 0 <= t <= i:
-                loops.append((t, i))
+    loops = sass_loops(ins, arch)
     # The hot loop: of the loops with at least 16 FMAs of their own (instructions of loops nested
     # inside excluded), the densest in FMAs. An outer loop holding the hot one has few FMAs of its
     # own at a low density; a remainder loop of one step has fewer than 16.
     best = (0, 0)  # (FMAs, instructions) of its own
     for t, i in loops:
-        inner = set()
-        for t2, i2 in loops:
-            if (t2, i2) != (t, i) and t <= t2 and i2 <= i:
-                inner.update(range(t2, i2 + 1))
-        own = [j for j in range(t, i + 1) if j not in inner]
+        own = own_indices(loops, t, i)
         fmas = sum(is_fma(ins[j][0]) for j in own)
         if fmas >= 16 and (not best[1] or fmas / len(own) > best[0] / best[1]):
             best = (fmas, len(own))
@@ -203,12 +183,7 @@ def ceiling_loops(code, arch, kind):
     memory)."""
     ins = instructions(code)
     low9 = [lo & 0x1FF for lo, _ in ins]
-    loops = []
-    for i, (lo, _) in enumerate(ins):
-        if low9[i] == BRA & 0x1FF and lo >> 63:
-            t = branch_target(i, lo, arch)
-            if 0 <= t <= i:
-                loops.append((t, i))
+    loops = sass_loops(ins, arch)
 
     def width(j):
         if low9[j] in GLOBAL_LOW9:
@@ -224,14 +199,13 @@ def ceiling_loops(code, arch, kind):
         return {'bytes': sum(width(j) for j in range(t, i + 1) if low9[j] in level_ops),
                 'counts': dict(counts)}
     # Innermost loops only: an outer loop (the passes) holds the once-per-pass set-up too.
-    innermost = [(t, i) for t, i in loops
-                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
+    inner = innermost(loops)
     if kind == 'stream':
-        hot = max(innermost, key=lambda l: (count(*l, (0x181,)), count(*l, (0x186,))), default=None)
+        hot = max(inner, key=lambda l: (count(*l, (0x181,)), count(*l, (0x186,))), default=None)
         if hot is None or not (count(*hot, (0x181,)) or count(*hot, (0x186,))):
             return []
         return [profile(*hot, GLOBAL_LOW9)]
-    return [profile(t, i, SHARED_LOW9) for t, i in innermost
+    return [profile(t, i, SHARED_LOW9) for t, i in inner
             if count(t, i, SHARED_LOW9) and not any(low9[j] in GLOBAL_LOW9 for j in range(t, i + 1))]
 
 
@@ -311,12 +285,14 @@ def main():
     if args.ptxas_log:
         regs = ptxas_registers(args.ptxas_log)
     names = demangle(sorted(kernels))
-    rows, failures = [], []
+    rows, failures, probe_loops = [], [], []
     for mangled, dn in names.items():
         c = classify(dn)
         if not c:
             continue
         kind, label, detail = c
+        probe_loops.append((kind, label, detail, ceiling_loops(kernels[mangled], args.arch, kind)
+                            if kind in ('stream', 'sram') else []))
         a = analyse(kernels[mangled], args.arch)
         failed = failed_checks(kind, label, detail, a)
         failures += [f'{label}: {m}' for m in failed]
@@ -324,21 +300,10 @@ def main():
         share = a['loop_fma'] / a['loop_len'] if a['loop_len'] else None
         rows.append([kind, label + (' (reduce)' if reduce else ''), a, share, regs.get(mangled), failed,
                      detail])
-    # The memory probes' loops by the points that run them: a stream kernel serves its bandwidth
-    # probe and its cache probe.
-    memory_loops = {}
-    for mangled, dn in names.items():
-        c = classify(dn)
-        if c and c[0] in ('stream', 'sram'):
-            dtype = re.search(r'<(fp\d+)>', c[1]).group(1)
-            probes = [f'sram_{c[2]}'] if c[0] == 'sram' else [c[2], f'cache_{c[2]}']
-            for probe in probes:
-                memory_loops.setdefault((probe, dtype), []).extend(
-                    ceiling_loops(kernels[mangled], args.arch, c[0]))
-    ceiling_rows, ceiling_failures = arith_ceiling.judge(args.arch, memory_loops, device=True)
-    rungs = [(r[1], r[6], r[2]['loop_fma']) for r in rows if r[0] == 'ladder']
+    ceiling_lines, ceiling_failures = ceiling_report(args.arch, memory_loops(probe_loops))
+    unrolled = ladder_failures([(r[1], r[6], r[2]['loop_fma']) for r in rows if r[0] == 'ladder'])
     for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
-        for msg in unrolling_failures(rungs, row[1]):
+        for msg in unrolled.get(row[1], []):
             row[5].append(msg)
             failures.append(f'{row[1]}: {msg}')
     print(f'{"kernel":44} {"regs":>4} {"ld<st":>5} {"ld":>4} {"st":>4} {"ld widths":14} {"hot ld16/B<st":>13} {"loop FMA":>12} local  verdict')
@@ -350,9 +315,7 @@ def main():
         hot = f'{a["hot_wide_loads"]}/{a["hot_bytes_before_store"]}' if kind == 'stream' else '-'
         print(f'{label:44} {r if r is not None else "?":>4} {a["loads_before_store"]:>5} {a["loads"]:>4} '
               f'{a["stores"]:>4} {w:14} {hot:>13} {loop:>12} {a["local"]:>5}  {"FAIL: " + "; ".join(failed) if failed else "ok"}')
-    print(arith_ceiling.table(args.arch, ceiling_rows))
-    for msg in ceiling_failures:
-        print(f'FAIL: {msg}')
+    print('\n'.join(ceiling_lines))
     failures += ceiling_failures
     print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
     return 1 if failures else 0

@@ -45,20 +45,17 @@ import shutil
 import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
-from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402
-import arith_ceiling  # noqa: E402
+from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402,F401 (tests call it here)
+from codegen_common import (DTYPES, READ_ARRAYS, SRAM_WORDS_IN_FLIGHT, STREAM_OPS,  # noqa: E402,F401
+                            ceiling_report, classify_probe, innermost, ladder_failures, loops_of,
+                            memory_loops, own_indices)
 
 try:
     import yaml
 except ImportError:  # python3-yaml (scripts/setup installs it)
     yaml = None
 
-# By StreamOp's numbers (harness/probes/stream_kernels.hpp): update_xy came last.
-STREAM_OPS = ['copy', 'scale', 'add', 'triad', 'dot', 'read', 'fill', 'update_xy']
-READ_ARRAYS = {'copy': 1, 'scale': 1, 'add': 2, 'triad': 2, 'dot': 2, 'read': 1, 'fill': 0,
-               'update_xy': 2}
 ROUND_BYTES = 64  # per thread and input array in flight (LaunchShape::kStreamRound × 16 bytes)
-DTYPES = {'double': 'fp64', 'float': 'fp32', 'ridgeline::Fp16': 'fp16', 'ridgeline::Bf16': 'bf16'}
 ELEMENT_BYTES = {'fp64': 8, 'fp32': 4}
 PEAK_VALU_SHARE = 0.99  # FMAs of a peak kernel's hot-loop vector ALU instructions
 RUNG_VALU_SHARE = 0.95  # the same for a graded ladder rung
@@ -82,7 +79,6 @@ IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset
 # LDS accesses: GFX9 spells them ds_read/ds_write (ds_read2_b64: two 8-byte halves), GFX11+
 # ds_load/ds_store.
 LDS_ACCESS = re.compile(r'^ds_(read|write|load|store)(2st64|2)?_(b32|b64|b96|b128|u8|i8|u16|i16)$')
-SRAM_WORDS_IN_FLIGHT = 2  # SramShape::kWordsInFlight on GPUs
 
 
 # Instruction classes of the arithmetic ceiling (backends/tools/arith_ceiling.py; rates in the
@@ -127,23 +123,27 @@ def access_bytes(op):
     return 0
 
 
+def isa_loops(symbol, body):
+    """The function's loops: its branches back to an instruction of its own."""
+    fn_address = body[0][0] if body else 0
+    index = {a: i for i, (a, _, _) in enumerate(body)}
+    branches = []
+    for i, (address, op, args) in enumerate(body):
+        if op.startswith('s_cbranch') or op == 's_branch':
+            target = branch_target(fn_address, args, symbol)
+            branches.append((i, index.get(target) if target is not None and target <= address else None))
+    return loops_of(branches)
+
+
 def ceiling_loops(symbol, body, kind):
     """The loops that bound a memory probe's rate, each as {'bytes': moved per lane and
     iteration by its accesses of the probe's level, 'counts': {class: instructions}} ('valu' all
     vector ALU instructions, quarter-rate ones 4 each). A stream kernel's: its innermost loop with
     the most 16-byte global loads (a fill's: stores). An SRAM kernel's: every innermost loop with
     an LDS access and no global one (its sweeps, not the fill)."""
-    fn_address = body[0][0] if body else 0
-    index = {a: i for i, (a, _, _) in enumerate(body)}
     ops = [op for _, op, _ in body]
-    loops = []
-    for i, (address, op, args) in enumerate(body):
-        if op.startswith('s_cbranch') or op == 's_branch':
-            target = branch_target(fn_address, args, symbol)
-            if target is not None and target <= address and target in index:
-                loops.append((index[target], i))
-    innermost = [(t, i) for t, i in loops
-                 if not any((t2, i2) != (t, i) and t <= t2 and i2 <= i for t2, i2 in loops)]
+    loops = isa_loops(symbol, body)
+    inner = innermost(loops)
 
     def wide(t, i, verb):
         return sum(1 for j in range(t, i + 1)
@@ -162,11 +162,11 @@ def ceiling_loops(symbol, body, kind):
                     if (GLOBAL_ACCESS if level == 'global' else LDS_ACCESS).match(ops[j]))
         return {'bytes': moved, 'counts': dict(counts)}
     if kind == 'stream':
-        hot = max(innermost, key=lambda l: (wide(*l, 'load'), wide(*l, 'store')), default=None)
+        hot = max(inner, key=lambda l: (wide(*l, 'load'), wide(*l, 'store')), default=None)
         if hot is None or not (wide(*hot, 'load') or wide(*hot, 'store')):
             return []
         return [profile(*hot, 'global')]
-    return [profile(t, i, 'lds') for t, i in innermost
+    return [profile(t, i, 'lds') for t, i in inner
             if any(LDS_ACCESS.match(ops[j]) for j in range(t, i + 1))
             and not any(GLOBAL_ACCESS.match(ops[j]) for j in range(t, i + 1))]
 
@@ -233,23 +233,10 @@ def classify(name):
     """(kind, label, stream op or K) of a probe kernel, or None."""
     mech = next((v for k, v in MECHANISMS.items() if f'hip_parallel_launch_{k}' in name), None)
     suffix = f' [{mech}]' if mech and mech != 'local' else ''
-    m = re.search(r'SramProbe<Kokkos::(?:Experimental::)?HIP, (double|float)>::run_op<\(ridgeline::SramOp\)(\d)>', name)
-    if m:
-        op = 'read' if m.group(2) == '0' else 'update'
-        return ('sram', f'sram_{op}<{DTYPES[m.group(1)]}>{suffix}', op)
-    m = re.search(r'StreamProbe<Kokkos::(?:Experimental::)?HIP, (double|float)(?:, true)?>::run_device_op<\(ridgeline::StreamOp\)(\d)>', name)
-    if m:
-        op = STREAM_OPS[int(m.group(2))]
-        reduce = ' (reduce)' if 'ParallelReduce' in name else ''
-        return ('stream', f'{op}<{DTYPES[m.group(1)]}>{reduce}{suffix}', op)
-    m = re.search(r'(HalfFmaLadderProbe|HalfPeakProbe|FmaLadderProbe|PeakProbe)<Kokkos::(?:Experimental::)?HIP, ([^,>]+)'
-                  r'(?:, (\d+))?(?:, \(ridgeline::LadderForm\)(\d))?>::run\(\)', name)
-    if m:
-        kind, t, k, form = m.groups()
-        xy = ', xy' if form == '1' else ''
-        label = f'{kind}<{DTYPES.get(t, t)}{", K=" + k if k else ""}{xy}>{suffix}'
-        return ('peak' if 'Peak' in kind else 'ladder', label, int(k) if k else None)
-    return None
+    c = classify_probe(name, r'Kokkos::(?:Experimental::)?HIP', suffix)
+    if c and c[0] == 'stream' and 'ParallelReduce' in name:
+        return (c[0], c[1][:len(c[1]) - len(suffix)] + ' (reduce)' + suffix, c[2])
+    return c
 
 
 def branch_target(fn_address, operands, symbol):
@@ -260,8 +247,6 @@ def branch_target(fn_address, operands, symbol):
 
 
 def analyse(symbol, body):
-    fn_address = body[0][0] if body else 0
-    index = {a: i for i, (a, _, _) in enumerate(body)}
     ops = [op for _, op, _ in body]
     loads = [GLOBAL_LOAD.match(op) for op in ops]
     first_wait = next((i for i, (_, op, args) in enumerate(body)
@@ -272,21 +257,12 @@ def analyse(symbol, body):
     # Not the probe's data: no element of a fp32/fp64 array is read 2 bytes at a time.
     implicit = sum(1 for m, (_, _, args) in zip(loads, body)
                    if m and LOAD_BYTES.get(m.group(2), 0) == 2 and IMPLICIT_ARG_BASE.search(args))
-    loops = []
-    for i, (address, op, args) in enumerate(body):
-        if op.startswith('s_cbranch') or op == 's_branch':
-            t = branch_target(fn_address, args, symbol)
-            if t is not None and t <= address and t in index:
-                loops.append((index[t], i))
+    loops = isa_loops(symbol, body)
     # The hot loop: of the loops with at least 16 FMAs of their own (nested loops excluded), the
     # densest in FMAs, as in the CUDA check.
     best = None
     for t, i in loops:
-        inner = set()
-        for t2, i2 in loops:
-            if (t2, i2) != (t, i) and t <= t2 and i2 <= i:
-                inner.update(range(t2, i2 + 1))
-        own = [ops[j] for j in range(t, i + 1) if j not in inner]
+        own = [ops[j] for j in own_indices(loops, t, i)]
         fmas = sum(bool(FMA.match(op)) for op in own)
         valu = sum(op.startswith('v_') for op in own)
         if fmas >= 16 and (best is None or fmas / len(own) > best['fma'] / best['len']):
@@ -405,7 +381,7 @@ def main():
         functions.update(disassemble(objdump, args.arch, path))
         metadata.update(kernel_metadata(readelf, path))
     names = demangle(sorted(metadata))
-    rows, failures, notes = [], [], []
+    rows, failures, notes, probe_loops = [], [], [], []
     for symbol, dn in names.items():
         c = classify(dn)
         if not c:
@@ -419,21 +395,13 @@ def main():
         failures += [f'{label}: {m}' for m in failed]
         notes.extend(f'{label}: {m}' for m in ungraded or [])
         rows.append((kind, label, a, regs, scratch, spills, failed, detail, ungraded))
-    # The memory probes' loops by the points that run them: a stream kernel serves its bandwidth
-    # probe and its cache probe.
-    memory_loops = {}
-    for symbol, dn in names.items():
-        c = classify(dn)
-        if c and c[0] in ('stream', 'sram'):
-            dtype = re.search(r'<(fp\d+)>', c[1]).group(1)
-            probes = [f'sram_{c[2]}'] if c[0] == 'sram' else [c[2], f'cache_{c[2]}']
-            for probe in probes:
-                memory_loops.setdefault((probe, dtype), []).extend(
-                    ceiling_loops(symbol, functions.get(symbol, []), c[0]))
-    ceiling_rows, ceiling_failures = arith_ceiling.judge(args.arch, memory_loops, device=True)
-    rungs = [(r[1], r[7], r[2]['loop']['fma'] if r[2]['loop'] else None) for r in rows if r[0] == 'ladder']
+        probe_loops.append((kind, label, detail, ceiling_loops(symbol, functions.get(symbol, []), kind)
+                            if kind in ('stream', 'sram') else []))
+    ceiling_lines, ceiling_failures = ceiling_report(args.arch, memory_loops(probe_loops))
+    unrolled = ladder_failures([(r[1], r[7], r[2]['loop']['fma'] if r[2]['loop'] else None)
+                                for r in rows if r[0] == 'ladder'])
     for row in rows:  # rungs whose step loop is unrolled unlike their ladder's other rungs
-        for msg in unrolling_failures(rungs, row[1]):
+        for msg in unrolled.get(row[1], []):
             row[6].append(msg)
             failures.append(f'{row[1]}: {msg}')
     if not rows:
@@ -458,13 +426,9 @@ def main():
         print(f'{args.arch}: {by_pointer} stream kernels read their functor through a pointer (a Kokkos 3.x '
               f'launch): their load order, load widths and reduction scratch are Kokkos 3.x\'s code and are '
               f'not graded ({len(notes)} such findings above); build against Kokkos >= 4 to grade them')
-    if arith_ceiling.sheets_for(args.arch):
-        print(arith_ceiling.table(args.arch, ceiling_rows))
-        for msg in ceiling_failures:
-            print(f'FAIL: {msg}')
-        failures += ceiling_failures
-    else:  # gfx908 (MI100): no machine sheet, so no rates or levels to hold the loops to
-        print(f'{args.arch}: no machine sheet names this arch; arithmetic ceiling not checked')
+    # gfx908 (MI100) has no machine sheet, so no rates or levels to hold the loops to: said.
+    print('\n'.join(ceiling_lines))
+    failures += ceiling_failures
     print(f'{args.arch}: {len(rows)} probe kernels, {len(failures)} failed check(s)')
     return 1 if failures else 0
 
