@@ -13,7 +13,7 @@
 
 namespace ridgeline {
 
-// kUpdateXy last: the GPU code checks (backends/*/tools/check_codegen.py) name the device kernels
+// kUpdateXy last: the GPU code checks (tools/{cuda,hip}/check_codegen.py) name the device kernels
 // by the operation's number.
 enum class StreamOp { kCopy, kScale, kAdd, kTriad, kDot, kRead, kFill, kUpdateXy };
 

@@ -197,7 +197,7 @@ MachineProfile load_machine_profile(const std::string& path) {
   const FieldReader f(path, j, "");
   // A misspelt field (a "peak" beside "peaks", "bandwith") must not drop a figure unsaid. Fields
   // kept for readers only (notes, memory.type, memory.llc_bytes) are known and not read; so are
-  // issue_rates, which the code checks read (backends/tools/arith_ceiling.py), not the reporter.
+  // issue_rates, which the code checks read (tools/arith_ceiling.py), not the reporter.
   f.only({"name", "vendor", "source", "illustrative", "match", "exclude", "clock", "compute_units",
           "cpu", "memory", "arch", "levels", "peaks", "notes", "issue_rates"});
   if (f.present("issue_rates") && !j["issue_rates"].is_object())

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The arithmetic-ceiling rule (backends/tools/arith_ceiling.py) on loops written here, against
+"""The arithmetic-ceiling rule (tools/arith_ceiling.py) on loops written here, against
 the shipped machine sheets and sweep profiles: an fp64 read fails on sm_89 and passes on sm_90,
 an fp32 read passes both, an index-heavy loop fails on issue or int32, a planned point without a
 loop fails, and the GPU profiles plan no fp64 pyramid. The SASS side: check_codegen.py's
@@ -10,8 +10,8 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'backends', 'tools'))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'backends', 'cuda', 'tools'))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools'))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'cuda'))
 import arith_ceiling as ac  # noqa: E402
 import check_codegen as cc  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The checks of backends/cuda/tools/check_codegen.py on SASS words and kernel names written here:
+"""The checks of tools/cuda/check_codegen.py on SASS words and kernel names written here:
 each passes on the code it must pass and fails on the code it exists for (a ladder rung it did
 not recognise, a peak loop at 97 %, a rung unrolled unlike the others, an SRAM word accessed lane
 by lane, local memory)."""
@@ -12,8 +12,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'backends',
-                                'cuda', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools',
+                                'cuda'))
 import check_codegen as cc  # noqa: E402
 import fatbin  # noqa: E402
 

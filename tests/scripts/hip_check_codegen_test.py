@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The thresholds of backends/hip/tools/check_codegen.py on llvm-objdump text written here: each
+"""The thresholds of tools/hip/check_codegen.py on llvm-objdump text written here: each
 check passes on the code it must pass and fails on the code the issue saw (fmac + mov, a rung
 unrolled 2x or unlike its ladder's others, a peak loop under 99 %, loads split, waits too early,
 spills, an SRAM word moved in pieces)."""
@@ -7,8 +7,8 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'backends',
-                                'hip', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools',
+                                'hip'))
 import check_codegen as cc  # noqa: E402
 
 SYMBOL = '_Z6kernelv'
@@ -216,7 +216,7 @@ class Names(unittest.TestCase):
 
 
 class CeilingLoops(unittest.TestCase):
-    """The loops and classes the arithmetic ceiling counts (backends/tools/arith_ceiling.py)."""
+    """The loops and classes the arithmetic ceiling counts (tools/arith_ceiling.py)."""
 
     def loops(self, kind, loop, prologue=()):
         body = cc.parse_disassembly(objdump(list(prologue), loop))[SYMBOL]

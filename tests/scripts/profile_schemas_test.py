@@ -23,7 +23,7 @@ def known_fields(source):
 
 def documented_fields(markdown):
     """The last part of each field path in the tables' first column ("levels[].per" -> "per");
-    issue_rates' inside is read by the code checks (backends/tools/arith_ceiling.py), not the
+    issue_rates' inside is read by the code checks (tools/arith_ceiling.py), not the
     reader, so it is left out."""
     names = set()
     for path in ROW.findall(markdown):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the compiled HIP probe kernels (AMDGPU code objects, as roc-obj extracts them from an
 object file or binary) for what ridgeline relies on, the AMD counterpart of
-backends/cuda/tools/check_codegen.py. Reads `llvm-objdump -d --mcpu=ARCH` and the kernel
+tools/cuda/check_codegen.py. Reads `llvm-objdump -d --mcpu=ARCH` and the kernel
 metadata of `llvm-readelf --notes` (registers, scratch, spills).
 
   check_codegen.py [--arch gfx90a] [--llvm-suffix -15] CODE_OBJECT...
@@ -28,7 +28,7 @@ the first wait for memory (s_waitcnt vmcnt), load widths, and the FMA share of t
     16-byte stride), or no loop with the 2 such loads a thread keeps in flight.
   - a stream, cache or SRAM point the sweep profiles plan on GPUs has a loop whose instructions
     cap it under 1.5 x the limit of a level it runs at, by the arch's issue rates in the machine
-    sheets (backends/tools/arith_ceiling.py; the table of ceilings is printed; archs without a
+    sheets (tools/arith_ceiling.py; the table of ceilings is printed; archs without a
     sheet, gfx908, are not held to it).
 A stream kernel that Kokkos 3.x launched (its functor read through a pointer to global memory,
 as Debian's Kokkos 3.4.01 does; scripts/check-gpu-builds) has its load order, load widths and
@@ -44,7 +44,7 @@ import re
 import shutil
 import subprocess
 import sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402,F401 (tests call it here)
 from codegen_common import (DTYPES, READ_ARRAYS, SRAM_WORDS_IN_FLIGHT, STREAM_OPS,  # noqa: E402,F401
                             ceiling_report, classify_probe, innermost, ladder_failures, loops_of,
@@ -81,7 +81,7 @@ IMPLICIT_ARG_BASE = re.compile(r'^\s*v\d+, v\d+, s\[\d+:\d+\]')  # vdst, voffset
 LDS_ACCESS = re.compile(r'^ds_(read|write|load|store)(2st64|2)?_(b32|b64|b96|b128|u8|i8|u16|i16)$')
 
 
-# Instruction classes of the arithmetic ceiling (backends/tools/arith_ceiling.py; rates in the
+# Instruction classes of the arithmetic ceiling (tools/arith_ceiling.py; rates in the
 # machine sheets' issue_rates), by mnemonic. Every v_ instruction takes the CU's vector ALU issue
 # slot ('valu'); 32-bit integer multiplies and the transcendentals (v_rcp, v_rsq, v_sqrt, ...,
 # which the 32-bit division sequence uses) issue at a quarter of the rate (AMD CDNA 2/3 ISA

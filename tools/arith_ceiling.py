@@ -1,5 +1,5 @@
 """The arithmetic ceiling of the memory probes, the rule all three code checks apply
-(backends/cuda/tools/check_codegen.py on SASS, backends/hip/tools/check_codegen.py on AMD ISA,
+(tools/cuda/check_codegen.py on SASS, tools/hip/check_codegen.py on AMD ISA,
 scripts/check-hot-loops on x86): no level may be read by a loop whose own instructions cap it.
 
 For one hot loop, per thread and iteration: the bytes its memory instructions move and how many
@@ -26,7 +26,7 @@ import os
 import re
 
 MARGIN = 1.5
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 MACHINES = os.path.join(ROOT, 'profiles', 'machines')
 SWEEPS = os.path.join(ROOT, 'profiles', 'sweeps')
 DEVICE_SPACES = ('Cuda', 'HIP')

@@ -1,5 +1,5 @@
-"""What the two GPU code checks share (backends/cuda/tools/check_codegen.py on SASS,
-backends/hip/tools/check_codegen.py on AMD ISA), written once: the probe kernels' names and the
+"""What the two GPU code checks share (tools/cuda/check_codegen.py on SASS,
+tools/hip/check_codegen.py on AMD ISA), written once: the probe kernels' names and the
 stream kernels' facts, the loop structure of a decoded kernel (backward branches, innermost
 loops, a loop's own instructions), and the passes over every probe kernel that need all of them
 (the ladders' unrolling, the memory probes' arithmetic ceiling). Each checker decodes its own ISA

@@ -26,7 +26,7 @@ log, else from the cubin's own .nv.info records). It exits 1 if any of these fai
   - any probe kernel touches local memory (LDL/STL: spills or a run-time-indexed array);
   - a stream, cache or SRAM point the sweep profiles plan on GPUs has a loop whose instructions
     cap it under 1.5 x the limit of a level it runs at, by the arch's issue rates in the machine
-    sheets (backends/tools/arith_ceiling.py; the table of ceilings is printed).
+    sheets (tools/arith_ceiling.py; the table of ceilings is printed).
 """
 import argparse
 import collections
@@ -40,7 +40,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inspect_kernels import cubin_text_sections, demangle  # noqa: E402
 import fatbin  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from ladder_rungs import graded_rung, unrolling_failures  # noqa: E402,F401 (tests call it here)
 from codegen_common import (DTYPES, READ_ARRAYS, SRAM_WORDS_IN_FLIGHT, STREAM_OPS,  # noqa: E402,F401
                             ceiling_report, classify_probe, innermost, ladder_failures, loops_of,
@@ -155,7 +155,7 @@ def analyse(code, arch):
     }
 
 
-# Instruction classes of the arithmetic ceiling (backends/tools/arith_ceiling.py, rates in the
+# Instruction classes of the arithmetic ceiling (tools/arith_ceiling.py, rates in the
 # machine sheets' issue_rates), by the low 9 bits of the opcode: the operation whatever its
 # operands' kinds (register, immediate, constant: bits 9-11). Read off the probes' own loops
 # (nvcc 13.0, sm_89 and sm_90), whose source says what they hold: the read loops' FADD (0x221)

@@ -7,7 +7,7 @@
 // hipblaslt/hipblaslt-export.h and hipblaslt-version.h:
 //
 //   g++ -std=c++17 -fsyntax-only -D__HIP_PLATFORM_AMD__ -DHIPBLAS_V2 -I<overlay>
-//       -I<hipblaslt/library/include> -I<ridgeline> backends/hip/tools/hipblaslt_abi_check.cpp
+//       -I<hipblaslt/library/include> -I<ridgeline> tools/hip/hipblaslt_abi_check.cpp
 //
 // Passed (exit 0) at hipBLASLt rocm-6.0.0 (0.6.0, with hipBLAS and HIP rocm-6.0.0) and at commit
 // 7d9fb683 (0.11.0, with hipBLAS and HIP rocm-6.2.0 and hipBLAS-common's newest); a planted wrong

@@ -1,5 +1,5 @@
-"""The ladder-rung rules both code checks apply (backends/cuda/tools/check_codegen.py for SASS,
-backends/hip/tools/check_codegen.py for AMD ISA): which rungs are graded, and that every graded
+"""The ladder-rung rules both code checks apply (tools/cuda/check_codegen.py for SASS,
+tools/hip/check_codegen.py for AMD ISA): which rungs are graded, and that every graded
 FmaLadderProbe rung has its step loop unrolled like the other rungs of its ladder."""
 import collections
 import re
