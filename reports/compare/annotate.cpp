@@ -87,10 +87,10 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   // where the waiting stalled every call (the rule below). Replayed A/A nights beside a parallel
   // build printed 43 % for a dot that a planted 2 x 43 % then left AMBIGUOUS (2026-12-06).
   if (busy && m.min_detectable >= 0)
-    m.min_detectable =
-        tonight >= 0.99 ? -1
-                        : std::max(m.min_detectable,
-                                   1 - (1 - m.min_detectable) * (1 - tonight) / (1 - history));
+    m.min_detectable = tonight >= 0.99
+                           ? -1
+                           : std::max(m.min_detectable,
+                                      1 - (1 - m.min_detectable) * (1 - tonight) / (1 - history));
   if (!slowdown || !busy) return;
   const double floor = std::log1p(-m.tolerance);  // the slowest change that is still SAME
   const bool explained =

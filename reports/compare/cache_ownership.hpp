@@ -14,12 +14,12 @@ namespace ridgeline {
 // Not owned: a set beyond every level of a cache list that is incomplete (the last-level cache's
 // size unknown: `caches_incomplete`), or within (or, below the DRAM plateau, beyond) a level whose
 // shared_by_threads exceeds the space's threads, or any cache level of a CPU under a hypervisor
-// (context.cpu.hypervisor: the VM's cache list is not the host's). Judged the same way for the same reason, two
-// states: a cache sweep's set within an octave of a capacity (from 1/√2 of it to twice it),
-// split between the two levels. Owned: a level each of the run's threads has to
-// itself or shares only among them, a GPU's caches (the run has the device), and points that
-// are on the DRAM plateau (dram_sized), have no working set, or come from files that record no
-// caches: those are judged as before.
+// (context.cpu.hypervisor: the VM's cache list is not the host's). Judged the same way for the same
+// reason, two states: a cache sweep's set within an octave of a capacity (from 1/√2 of it to twice
+// it), split between the two levels. Owned: a level each of the run's threads has to itself or
+// shares only among them, a GPU's caches (the run has the device), and points that are on the DRAM
+// plateau (dram_sized), have no working set, or come from files that record no caches: those are
+// judged as before.
 std::string unowned_level_reason(const Results& r, const Point& p);
 
 }  // namespace ridgeline

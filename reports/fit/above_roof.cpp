@@ -8,8 +8,8 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {

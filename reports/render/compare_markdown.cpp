@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "reports/compare/comparison.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 
 namespace ridgeline {
 namespace {

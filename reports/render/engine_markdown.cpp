@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 
 namespace ridgeline {
 namespace {

@@ -10,9 +10,9 @@
 #include "core/stats.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/levels/memory_levels.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {

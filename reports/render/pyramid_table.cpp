@@ -7,9 +7,9 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {

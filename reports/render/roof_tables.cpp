@@ -7,8 +7,8 @@
 #include "core/units.hpp"
 #include "reports/fit/above_roof.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {

@@ -11,10 +11,10 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/machines/spec_grade.hpp"
 #include "reports/render/markdown_text.hpp"
 #include "reports/render/spec_scope.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "results/probe_catalog.hpp"
 
 namespace ridgeline {

@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "core/units.hpp"
-#include "reports/roofline/roofline_fit.hpp"
 #include "reports/render/engine_markdown.hpp"
 #include "reports/render/markdown_text.hpp"
+#include "reports/roofline/roofline_fit.hpp"
 #include "reports/workloads/workload_table.hpp"
 
 namespace ridgeline {

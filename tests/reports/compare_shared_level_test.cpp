@@ -508,8 +508,8 @@ TEST_F(CompareSharedLevel, AnOwnedL3StaysGatedUntilItsHistoryShowsTheState) {
 // A GPU: the run owns the device's caches, so nothing is judged by a range; quiet nights pass and
 // 10 % off the DRAM-sized points, off the peak points or off the L2-sized sets fails.
 TEST_F(CompareSharedLevel, AGpuIsJudgedAsBefore) {
-  const Json sample = Json::parse(
-      slurp(std::string(test::paths::kSourceDir) + "/samples/h200/results.json"));
+  const Json sample =
+      Json::parse(slurp(std::string(test::paths::kSourceDir) + "/samples/h200/results.json"));
   const auto jittered = [&sample](int i) {
     Json doc = sample;
     for (std::size_t k = 0; k < doc["points"].size(); ++k) {

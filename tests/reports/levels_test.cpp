@@ -24,7 +24,8 @@ std::vector<double> noisy_steps(const std::vector<std::pair<int, double>>& steps
 Results sweep(const std::vector<std::pair<std::vector<double>, double>>& plateaus,
               std::optional<DeviceInfo> device, int threads = 1) {
   Results r;
-  r.spaces.push_back({device ? "Cuda" : "OpenMP", device ? "device" : "host", threads, device, std::nullopt});
+  r.spaces.push_back(
+      {device ? "Cuda" : "OpenMP", device ? "device" : "host", threads, device, std::nullopt});
   for (const auto& [sets, bw] : plateaus)
     for (double ws : sets) {
       Point p;
