@@ -86,7 +86,7 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {
   // still past what the gate could call: that is the least it can catch tonight, and nothing
   // where the waiting stalled every call (the rule below). Replayed A/A nights beside a parallel
   // build printed 43 % for a dot that a planted 2 x 43 % then left AMBIGUOUS (2026-12-06).
-  if (busy && m.min_detectable >= 0)
+  if (busy && m.min_detectable >= 0 && history < 0.99)
     m.min_detectable = tonight >= 0.99
                            ? -1
                            : std::max(m.min_detectable,

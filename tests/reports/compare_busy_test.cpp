@@ -43,6 +43,32 @@ TEST(MachineBusy, TooLittleWaitingOrAsMuchAsTheHistoryLeavesTheVerdict) {
   }
 }
 
+// What a busy night promises: the slowdown its waiting cannot explain, and it keeps that promise.
+TEST(MachineBusy, ABusyNightsMinimumDetectableChangeIsWhatTheWaitingCannotExplain) {
+  MetricComparison same;  // an A/A night: SAME, 20 % detectable by the history
+  same.tolerance = 0.2;
+  same.min_detectable = 0.2;
+  annotate_cpu_wait(same, {0.3, 0, 1, 1});  // one thread waited 30 % of the time
+  EXPECT_NEAR(same.min_detectable, 1 - 0.8 * 0.7, 1e-12);
+  // A slowdown of that size (and a little more) stays SLOWER; a smaller one the waiting explains.
+  MetricComparison caught = slower(-(same.min_detectable + 0.01), 0.2);
+  annotate_cpu_wait(caught, {0.3, 0, 1, 1});
+  EXPECT_EQ(caught.verdict, Verdict::kSlower) << caught.note;
+  MetricComparison explained = slower(-0.3, 0.2);
+  annotate_cpu_wait(explained, {0.3, 0, 1, 1});
+  EXPECT_EQ(explained.verdict, Verdict::kAmbiguous) << explained.note;
+  // Every call stalled: nothing can be promised.
+  MetricComparison stalled;
+  stalled.tolerance = stalled.min_detectable = 0.2;
+  annotate_cpu_wait(stalled, {0.6, 0, 2, 2});
+  EXPECT_LT(stalled.min_detectable, 0);
+  // A quiet night keeps the history's figure.
+  MetricComparison quiet;
+  quiet.tolerance = quiet.min_detectable = 0.2;
+  annotate_cpu_wait(quiet, {0.01, 0, 2, 2});
+  EXPECT_EQ(quiet.min_detectable, 0.2);
+}
+
 TEST(MachineBusy, ASlowdownBeyondWhatTheWaitingExplainsStaysSlower) {
   // 10× slower; one thread waiting 30 % of the time explains at most 30 % of the time.
   MetricComparison m = slower(-0.9, 0.1);
