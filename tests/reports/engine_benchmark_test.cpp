@@ -429,7 +429,8 @@ TEST(EngineBenchmark, AWholeRequestIsOnePointOnTheChart) {
   const double flops = 127 * step.flops + prefill.flops;
   const double bytes = 127 * step.bytes() + prefill.bytes();
   const MarkedPoint* request = nullptr;
-  for (const MarkedPoint& m : workload_chart_points(q, {&h200}))
+  const std::vector<MarkedPoint> points = workload_chart_points(q, {&h200});  // outlives `request`
+  for (const MarkedPoint& m : points)
     if (m.point.name == "request b=8 T=32 O=128 latency") request = &m;
   ASSERT_TRUE(request);
   EXPECT_DOUBLE_EQ(request->point.intensity, flops / bytes);
