@@ -120,6 +120,36 @@ std::string busy_line(const Comparison& c) {
       n, n == 1 ? "" : "s", names, n > 5 ? ", …" : "");
 }
 
+// The re-measure tonight's slowdowns were held to: which it reproduced, which it did not.
+std::string remeasure_line(const Comparison& c) {
+  if (c.remeasure.empty()) return {};
+  std::vector<std::string> confirmed, cleared;
+  const auto add = [&](const MetricComparison& m) {
+    if (!m.remeasure) return;
+    (m.verdict == Verdict::kSlower ? confirmed : cleared)
+        .push_back(fmt::format("{} ({:+.1f} %, re-measured {:+.1f} %)", md_code(m.metric),
+                               100 * m.change, 100 * m.remeasure->change));
+  };
+  if (c.machine) add(*c.machine);
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list) add(m);
+  const auto some = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size() && i < 5; ++i) out += (i ? ", " : "") + v[i];
+    return v.size() > 5 ? out + ", …" : out;
+  };
+  std::string md = fmt::format(
+      "**Re-measured** ({}): every slowdown fails the gate only where this second run of the "
+      "sweep, made right after tonight's and compared with the same history, is slower too; a "
+      "slowdown in one run of two (a neighbour's burst, or an intermittent regression) is "
+      "AMBIGUOUS \"not reproduced\".",
+      md_code(c.remeasure));
+  if (!confirmed.empty()) md += " Reproduced: " + some(confirmed) + ".";
+  if (!cleared.empty()) md += " Not reproduced: " + some(cleared) + ".";
+  if (confirmed.empty() && cleared.empty()) md += " Tonight found no slowdown to hold to it.";
+  return md + "\n\n";
+}
+
 // GPU runs: which verdicts a lower clock or a throttle may explain, and tonight's throttled
 // samples; empty without telemetry.
 std::string clock_lines(const Comparison& c) {
@@ -307,6 +337,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
   md += roof_table(c);
   md += clock_lines(c);
   md += busy_line(c);
+  md += remeasure_line(c);
   md += shared_lines(c);
   md +=
       "**What this history lets the gate catch** (smallest change of throughput it can call "
