@@ -4,13 +4,15 @@
 // night, every repetition of a one-round profile inside the burst); a slower machine or slower
 // code is slower again when the same sweep runs right after. So where the caller re-measured
 // tonight (scripts/nightly does, only on a night the gate found slower), a SLOWER metric stands
-// only if the re-measure, judged against the same history, is SLOWER too; otherwise it is
-// AMBIGUOUS "not reproduced" and does not fail the gate. FAILED and MISSING are never held to a
+// unless the re-measure, judged against the same history, contradicts it: does not call it
+// SLOWER (or FAILED or MISSING) and reads the metric within tonight's tolerance. Then it is
+// AMBIGUOUS "not reproduced" and does not fail the gate. A re-measure too noisy to call the
+// slowdown but still reading it leaves it SLOWER. FAILED and MISSING are never held to a
 // re-measure: a wrong result or a lost point is not noise.
-// What this can no longer catch: a slowdown that shows in one run of two (an intermittent one),
-// and one whose re-measure ran on a busy machine (AMBIGUOUS there). What it costs: a real
-// slowdown must be caught twice, so the minimum detectable changes printed with
-// CompareOptions::remeasured are those caught in both runs (compare/machine_factor.hpp).
+// What this can no longer catch: a slowdown that shows in one run of two (an intermittent one).
+// What it costs: a slower night runs the sweep twice; the machine-wide minimum detectable change
+// printed with CompareOptions::remeasured is the one caught in both runs
+// (compare/machine_factor.hpp).
 #include <string>
 
 #include "reports/compare/comparison.hpp"

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "reports/compare/night_store.hpp"
+#include "reports/compare/remeasure.hpp"
 #include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
@@ -348,6 +349,51 @@ TEST(GateCommand, PrintsTheBaselineAndTheVerdict) {
       << r.err;
   EXPECT_EQ(run_command(kBin + " gate" + store).exit_code, 2);  // no --results
   EXPECT_EQ(run_command(kBin + " gate" + store + " --results x --history 0").exit_code, 2);
+}
+
+// The rule itself (compare/remeasure.hpp), on constructed verdicts: a slowdown stands unless the
+// re-measure contradicts it, i.e. does not call it SLOWER, FAILED or MISSING and reads the metric
+// within tonight's tolerance. A re-measure too noisy to call it but still reading it (night-07 of
+// the 2026-12-06 Xeon series: a planted 10 % peak slowdown read -31.8 %, SAME against its own 47 %
+// tolerance) does not clear it. FAILED and MISSING are never held.
+TEST(Remeasure, ASlowdownIsClearedOnlyByARemeasureThatContradictsIt) {
+  MetricComparison slower;
+  slower.metric = "peak/OpenMP/fp64/k:1024";
+  slower.verdict = Verdict::kSlower;
+  slower.change = -0.094;
+  slower.tolerance = 0.059;
+  MetricComparison lost = slower;
+  lost.metric = "read/OpenMP/fp64/n:1";
+  lost.verdict = Verdict::kMissing;
+  const auto held = [&](Verdict v, double change, bool in_remeasure = true) {
+    Comparison night;
+    night.points = {slower, lost};
+    Comparison again;
+    MetricComparison a = slower;
+    a.verdict = v;
+    a.change = change;
+    a.tolerance = 0.47;
+    if (in_remeasure) again.points = {a};
+    hold_to_remeasure(night, again, "again.json");
+    EXPECT_EQ(night.points[1].verdict, Verdict::kMissing);  // never held
+    EXPECT_EQ(night.remeasure, "again.json");
+    return night;
+  };
+  const Comparison cleared = held(Verdict::kSame, -0.01);
+  EXPECT_EQ(cleared.points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(cleared.not_reproduced, 1);
+  ASSERT_TRUE(cleared.points[0].remeasure);
+  EXPECT_EQ(cleared.points[0].remeasure->verdict, Verdict::kSame);
+  EXPECT_EQ(held(Verdict::kFaster, 0.02).points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(held(Verdict::kAmbiguous, -0.03).points[0].verdict, Verdict::kAmbiguous);
+  // Not contradicted: the re-measure still reads it, called or not.
+  EXPECT_EQ(held(Verdict::kSame, -0.318).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kAmbiguous, -0.2).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kSlower, -0.1).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kFailed, -0.01).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kSlower, -0.1).not_reproduced, 0);
+  // A metric the re-measure lacks cannot be cleared.
+  EXPECT_EQ(held(Verdict::kSame, 0, false).points[0].verdict, Verdict::kSlower);
 }
 
 // `compare --confirm`: the re-measure is a results file of the same host; anything else is one
