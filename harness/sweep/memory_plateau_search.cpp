@@ -261,7 +261,7 @@ std::map<std::string, MemoryPlateau> search_memory_plateaus(
     PlateauSearch<Space> search(profile, limits, say);
     const auto it = expected.find(name);
     // On a shared host a neighbour's burst during one of the two sets makes the doubling look
-    // slower (issue 49: 2 of 24 nights and 6 of their 24 re-measures on the Xeon VM, 2026-12-06,
+    // slower (issue 49: 2 of 24 nights and 6 of their 23 re-measures on the Xeon VM, 2026-12-06,
     // searched anew and renamed every DRAM point: MISSING, a failed night). A second try costs
     // two sets; a machine whose caches really grew fails both.
     if (it != expected.end() && it->second.reached)

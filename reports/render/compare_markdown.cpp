@@ -44,11 +44,17 @@ std::string row(const MetricComparison& m) {
 }
 
 // Up to five metric names, then "…".
+// The first five of a list, then "…".
+std::string first_five(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < 5; ++i) out += (i ? ", " : "") + items[i];
+  return out + (items.size() > 5 ? ", …" : "");
+}
+
 std::string some_names(const std::vector<const MetricComparison*>& list) {
-  std::string names;
-  for (std::size_t i = 0; i < list.size() && i < 5; ++i)
-    names += (i ? ", " : "") + md_code(list[i]->metric);
-  return names + (list.size() > 5 ? ", …" : "");
+  std::vector<std::string> names;
+  for (const MetricComparison* m : list) names.push_back(md_code(m->metric));
+  return first_five(names);
 }
 
 // Which points were judged against their history's range instead of its median, why, and what
@@ -133,19 +139,14 @@ std::string remeasure_line(const Comparison& c) {
   if (c.machine) add(*c.machine);
   for (const auto* list : {&c.roofs, &c.points})
     for (const auto& m : *list) add(m);
-  const auto some = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (std::size_t i = 0; i < v.size() && i < 5; ++i) out += (i ? ", " : "") + v[i];
-    return v.size() > 5 ? out + ", …" : out;
-  };
   std::string md = fmt::format(
       "**Re-measured** ({}): every slowdown fails the gate only where this second run of the "
       "sweep, made right after tonight's and compared with the same history, is slower too; a "
       "slowdown in one run of two (a neighbour's burst, or an intermittent regression) is "
       "AMBIGUOUS \"not reproduced\".",
       md_code(c.remeasure));
-  if (!confirmed.empty()) md += " Reproduced: " + some(confirmed) + ".";
-  if (!cleared.empty()) md += " Not reproduced: " + some(cleared) + ".";
+  if (!confirmed.empty()) md += " Reproduced: " + first_five(confirmed) + ".";
+  if (!cleared.empty()) md += " Not reproduced: " + first_five(cleared) + ".";
   if (confirmed.empty() && cleared.empty()) md += " Tonight found no slowdown to hold to it.";
   return md + "\n\n";
 }

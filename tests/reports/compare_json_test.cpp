@@ -121,24 +121,6 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
   EXPECT_EQ(read_compare_json(out).schema_version, "1.5.0");
 }
 
-json kernel(double median) {
-  return {{"label", "app::stream"},
-          {"region", "/step"},
-          {"kind", "for"},
-          {"space", "OpenMP"},
-          {"device_id", 0},
-          {"calls", 100},
-          {"seconds_total", 100 * median},
-          {"seconds_per_call",
-           {{"median", median},
-            {"p25", 0.99 * median},
-            {"p75", 1.01 * median},
-            {"min", 0.98 * median},
-            {"max", 1.05 * median},
-            {"calls_kept", 100}}},
-          {"counts", nullptr}};
-}
-
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {
   TempDir dir;
   std::vector<std::string> files;
@@ -148,7 +130,7 @@ TEST(CompareJson, KernelsFileReadsBackToTheSameText) {
                       {"complete", true},
                       {"host", {{"hostname", "devbox"}}},
                       {"kokkos", {{"global_fencing", true}}},
-                      {"kernels", json::array({kernel(0.004 * f)})}};
+                      {"kernels", json::array({kernel_entry("app::stream", 0.004 * f)})}};
     files.push_back(dir.path + "/k" + std::to_string(files.size()) + ".json");
     write_json(files.back(), doc);
   }
