@@ -118,9 +118,11 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                 "and list it in --json's \"unreadable\"; an unreadable baseline still exits 2, "
                 "--json naming it");
   cmd->add_option("--confirm", args->request.confirm,
-                  "A re-measure of the current file (the same sweep, run right after it): a "
-                  "slowdown is SLOWER only where the re-measure, compared with the same history, "
-                  "is slower too; else AMBIGUOUS \"not reproduced\"");
+                  "A re-measure of the current file (the same sweep, run again after it); repeat "
+                  "it for several, in the order they were measured: a slowdown is SLOWER only "
+                  "where every re-measure, compared with the same history, finds it too; else "
+                  "AMBIGUOUS \"not reproduced\"")
+      ->allow_extra_args(false);
   cmd->add_flag("--allow-different-hosts", args->request.allow_different_hosts,
                 "Compare files measured on different hosts or devices");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });

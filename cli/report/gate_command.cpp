@@ -70,7 +70,7 @@ void add_gate_command(CLI::App& app, int& exit_code) {
       "baseline and newest verified nights, keep unreadable files aside, let a verified night "
       "without a regression join the history (the oldest leave) and promote the first one; prints "
       "the verdict, then one line per finding; exit 0, 1 (a regression or a failed run), 2, or "
-      "with --confirm-pending 4 (slower only: re-measure, then call again with --confirm)");
+      "with --confirm-pending 4 (slower only: re-measure, then call again adding --confirm)");
   cmd->add_option("--store", args->store,
                   "The baselines folder: KEY.json (the baseline) and KEY.history/ per host/device")
       ->required();
@@ -95,11 +95,14 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                 "starts again from it");
   cmd->add_flag("--confirm-pending", args->night.confirm_pending,
                 "The caller re-measures a slower night: where slowdowns are its only "
-                "regressions, leave the store as it is and exit 4, to be called again with "
-                "--confirm (minimum detectable changes are those caught in both runs)");
+                "regressions (with --confirm: slowdowns every re-measure given reproduced), "
+                "leave the store as it is and exit 4, to be called again with one --confirm "
+                "more (minimum detectable changes are those caught in all the runs)");
   cmd->add_option("--confirm", args->night.confirm,
-                  "Tonight's re-measure (the same sweep, run right after): a slowdown fails the "
-                  "night only where the re-measure is slower too");
+                  "Tonight's re-measure (the same sweep, run again after it); repeat it for "
+                  "several, in the order they were measured: a slowdown fails the night only "
+                  "where every re-measure finds it too")
+      ->allow_extra_args(false);
   add_compare_options(*cmd, args->night.options);
   cmd->add_option("--out", args->out, "Also write compare's markdown to this file");
   cmd->add_option("--json", args->json, "Also write compare.json to this file");

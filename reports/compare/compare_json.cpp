@@ -63,6 +63,8 @@ CompareMetric metric_record(const MetricComparison& m, const std::string& kind) 
     r.remeasure_change = finite(m.remeasure->change);
     r.remeasure_verdict = verdict_name(m.remeasure->verdict);
   }
+  for (const Remeasure& again : m.remeasures)
+    r.remeasures.push_back({again.label, finite(again.change), verdict_name(again.verdict)});
   if (kind == "roof") {
     // Both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
     // verdict judges), `absolute_*` as measured.
@@ -109,10 +111,15 @@ json metric_to_json(const CompareMetric& r) {
                          {"history_highest", number(r.shared_level->history_highest)},
                          {"dram_floor", number(r.shared_level->dram_floor)},
                          {"outcome", r.shared_level->outcome}};
-  if (r.kind == "machine" || r.kind == "roof" || r.kind == "point")
+  if (r.kind == "machine" || r.kind == "roof" || r.kind == "point") {
     j["remeasure"] = r.remeasure_verdict ? json{{"change", number(r.remeasure_change)},
                                                 {"verdict", *r.remeasure_verdict}}
                                          : json(nullptr);
+    j["remeasures"] = json::array();
+    for (const RemeasureRecord& again : r.remeasures)
+      j["remeasures"].push_back(
+          {{"label", again.label}, {"change", number(again.change)}, {"verdict", again.verdict}});
+  }
   if (r.kind == "roof") {
     j["relative_change"] = number(r.relative_change);
     j["absolute_baseline"] = number(r.absolute_baseline);
@@ -257,6 +264,14 @@ CompareMetric metric_from(const Fields& f) {
     r.remeasure_change = m.num_or_null("change");
     r.remeasure_verdict = m.str("verdict");
   }
+  // 1.6.0 and later; a file of 1.5.0 gets its one re-measure's reading from parse_compare_json.
+  if ((r.kind == "machine" || r.kind == "roof" || r.kind == "point") && f.has("remeasures")) {
+    const json& list = f.array("remeasures");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Fields a(f.file(), list[i], fmt::format("{}[{}]", f.at("remeasures"), i));
+      r.remeasures.push_back({a.str("label"), a.num_or_null("change"), a.str("verdict")});
+    }
+  }
   if (r.kind == "roof") {
     r.relative_change = f.num_or_null("relative_change");
     r.absolute_baseline = f.num_or_null("absolute_baseline");
@@ -284,7 +299,10 @@ CompareOptions options_from(const Fields& f, bool kernels) {
   o.machine_k = f.num("machine_k");
   o.machine_threshold_pct = f.num("machine_threshold_pct");
   o.clock_limited_ambiguous = f.boolean("clock_limited_ambiguous");
-  if (f.has("remeasured")) o.remeasured = f.boolean("remeasured");  // 1.5.0 and later
+  // 1.6.0: how many re-measures; 1.5.0: whether there was one (true: 1); 1.4.0: none.
+  if (f.has("remeasured"))
+    o.remeasured =
+        f.get("remeasured").is_boolean() ? int(f.boolean("remeasured")) : f.integer("remeasured");
   return o;
 }
 
@@ -326,7 +344,7 @@ CompareFile compare_file(const std::string& label, const Comparison& c, const Co
   for (const auto& m : c.roofs) f.metrics.push_back(cjson::metric_record(m, "roof"));
   for (const auto& m : c.points) f.metrics.push_back(cjson::metric_record(m, "point"));
   f.not_compared = c.not_compared;
-  if (!c.remeasure.empty()) f.remeasure = c.remeasure;
+  f.remeasures = c.remeasures;
   f.not_reproduced = c.not_reproduced;
   return f;
 }
@@ -414,10 +432,11 @@ std::string write_compare_json(const CompareFile& f) {
   j["options"]["machine_threshold_pct"] = f.options.machine_threshold_pct;
   j["options"]["clock_limited_ambiguous"] = f.options.clock_limited_ambiguous;
   j["shared_levels"] = f.shared_levels;
-  // The re-measure tonight's slowdowns were held to (null: none) and how many it did not
-  // reproduce.
+  // The re-measures tonight's slowdowns were held to (remeasure: the first, null: none; as 1.5.0
+  // wrote it) and how many slowdowns they did not reproduce.
   j["options"]["remeasured"] = f.options.remeasured;
-  j["remeasure"] = cjson::text(f.remeasure);
+  j["remeasure"] = f.remeasures.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.remeasures[0]);
+  j["remeasures"] = f.remeasures;
   j["not_reproduced"] = f.not_reproduced;
   return j.dump(1) + "\n";
 }
@@ -467,10 +486,17 @@ CompareFile parse_compare_json(const std::string& text_in, const std::string& fi
   out.night_cpu_wait_share = f.num_or_null("night_cpu_wait_share");
   out.busy_night = f.boolean("busy_night");
   out.shared_levels = f.counts("shared_levels");
-  if (f.has("remeasure")) {  // 1.5.0 and later
-    out.remeasure = f.str_or_null("remeasure");
-    out.not_reproduced = f.integer("not_reproduced");
+  if (f.has("remeasures")) {  // 1.6.0 and later
+    out.remeasures = f.strings("remeasures");
+  } else if (f.has("remeasure")) {  // 1.5.0: one re-measure, each held metric's its reading
+    if (const std::optional<std::string> label = f.str_or_null("remeasure")) {
+      out.remeasures = {*label};
+      for (CompareMetric& m : out.metrics)
+        if (m.remeasure_verdict && m.remeasures.empty())
+          m.remeasures.push_back({*label, m.remeasure_change, *m.remeasure_verdict});
+    }
   }
+  if (f.has("remeasure")) out.not_reproduced = f.integer("not_reproduced");  // 1.5.0 and later
   return out;
 }
 

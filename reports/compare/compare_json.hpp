@@ -15,8 +15,10 @@ namespace ridgeline {
 
 // 1.4.0: the shared_level fields (per metric and the shared_levels counts), added without a bump
 // under 1.3.0. 1.5.0: the re-measure (remeasure, not_reproduced, options.remeasured, each
-// metric's remeasure; history_decision transient_kept_out). The reader takes any 1.x.
-inline constexpr const char* kCompareSchemaVersion = "1.5.0";
+// metric's remeasure; history_decision transient_kept_out). 1.6.0: more than one re-measure
+// (remeasures, each metric's remeasures; options.remeasured a count, 1.5.0's true read as 1). The
+// reader takes any 1.x.
+inline constexpr const char* kCompareSchemaVersion = "1.6.0";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.
@@ -29,6 +31,13 @@ struct SharedLevelRecord {
   std::string reason;
   std::optional<double> history_lowest, history_highest, dram_floor;
   std::string outcome;  // range_outcome_name
+};
+
+// A re-measure's reading of a slowdown (results only): which re-measure, its change and verdict.
+struct RemeasureRecord {
+  std::string label;
+  std::optional<double> change;
+  std::string verdict;
 };
 
 // One entry of "metrics" (kind machine, roof, point) or of "kernels" (kind kernel; its
@@ -48,9 +57,11 @@ struct CompareMetric {
   bool machine_busy = false;
   std::optional<double> cpu_wait_share, history_cpu_wait_share;
   std::optional<SharedLevelRecord> shared_level;
-  // A slowdown held to tonight's re-measure: the re-measure's change and verdict (results only).
+  // A slowdown held to tonight's re-measures: the change and verdict of the one that decided
+  // (the first that contradicted it, else the last), and every re-measure's (results only).
   std::optional<double> remeasure_change;
   std::optional<std::string> remeasure_verdict;
+  std::vector<RemeasureRecord> remeasures;
   // kind "roof"
   std::optional<double> relative_change, absolute_baseline, absolute_change, absolute_tolerance;
   // kind "kernel": at most one entry (kind "fraction"); a vector, as the type is recursive.
@@ -80,8 +91,10 @@ struct CompareFile {
   std::optional<double> night_cpu_wait_share;
   bool busy_night = false;
   std::map<std::string, int> shared_levels;  // "points" and one count per range outcome
-  std::optional<std::string> remeasure;      // the re-measure's label; null: none
-  int not_reproduced = 0;                    // slowdowns it did not reproduce (AMBIGUOUS)
+  // The re-measures' labels, in the order they were measured (written also as "remeasure", the
+  // first's, for 1.5.0 readers), and the slowdowns they did not reproduce (AMBIGUOUS).
+  std::vector<std::string> remeasures;
+  int not_reproduced = 0;
   // both
   std::vector<std::string> history;
   std::string current;

@@ -37,11 +37,11 @@ struct CompareOptions {
   // A machine-wide slowdown that a lower GPU clock or a new throttle reason explains stays SLOWER
   // "clock-limited" (a runner that throttles is a finding); true makes it AMBIGUOUS, not gated.
   bool clock_limited_ambiguous = false;
-  // A slowdown fails the gate only where a re-measure of tonight, run right after it, finds it
-  // too (compare/remeasure.hpp): a neighbour's burst on a shared host lands on one run, a slower
-  // machine or slower code on both. The printed minimum detectable changes are then the changes
-  // caught in both runs.
-  bool remeasured = false;
+  // How many re-measures of tonight a slowdown is held to: it fails the gate only where every
+  // one finds it too (compare/remeasure.hpp): a neighbour's burst on a shared host lands on some
+  // runs, a slower machine or slower code on all. The printed minimum detectable changes are then
+  // the changes caught in all remeasured + 1 runs. 0: none.
+  int remeasured = 0;
 };
 
 // What the range rule (compare/shared_level.hpp) made of a point in a cache level the run does
@@ -70,10 +70,11 @@ struct SharedLevel {
   RangeOutcome outcome = RangeOutcome::kWithinTolerance;
 };
 
-// What the re-measure of tonight made of a metric the night found slower.
+// What a re-measure of tonight made of a metric the night found slower.
 struct Remeasure {
   double change = 0;  // relative change in throughput, as `change`
   Verdict verdict = Verdict::kSame;
+  std::string label;  // which re-measure (its file)
 };
 
 struct MetricComparison {
@@ -127,9 +128,11 @@ struct MetricComparison {
   bool unfitted = false;
   // Points in a cache level the run does not own, judged against their history's range.
   std::optional<SharedLevel> shared;
-  // A slowdown the night found, as its re-measure saw it; SLOWER stands only where the re-measure
-  // is SLOWER too (else AMBIGUOUS "not reproduced").
+  // A slowdown the night found, as the re-measure that decided it saw it: the first that
+  // contradicted it (then AMBIGUOUS "not reproduced"), else the last (SLOWER stands: every
+  // re-measure reproduced it). `remeasures`: as each re-measure saw it, in their order.
   std::optional<Remeasure> remeasure;
+  std::vector<Remeasure> remeasures;
 };
 
 struct Comparison {
@@ -153,9 +156,10 @@ struct Comparison {
   double night_cpu_wait = -1;
   bool busy_night() const { return night_cpu_wait >= kBusyShare; }
   bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
-  // The re-measure tonight's slowdowns were held to (its label; empty: none), and how many of
-  // them it did not reproduce (made AMBIGUOUS).
-  std::string remeasure;
+  // The re-measures tonight's slowdowns were held to (their labels, in the order they were
+  // measured; empty: none), and how many of the slowdowns they did not reproduce (made
+  // AMBIGUOUS).
+  std::vector<std::string> remeasures;
   int not_reproduced = 0;
   int count(Verdict v) const;
   // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.

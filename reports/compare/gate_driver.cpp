@@ -1,5 +1,6 @@
 #include "reports/compare/gate_driver.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "reports/compare/device_compare.hpp"
@@ -45,18 +46,17 @@ GateResult device_gate(const GateRequest& r, Results cur) {
       r, [&history](const std::string& file) { history.push_back(load_results(file)); });
   GateResult run;
   run.label = cur.hostname + " (MPI job, " + std::to_string(cur.mpi_size) + " ranks)";
-  if (!r.confirm.empty()) {
-    Results again = load_results(r.confirm);
+  std::vector<RemeasureRun> remeasures;
+  for (const std::string& file : r.confirm) {
+    Results again = load_results(file);
     if (again.mpi_size != cur.mpi_size || again.hostname != cur.hostname)
-      throw InputError(r.confirm, "mpi",
+      throw InputError(file, "mpi",
                        "is not a re-measure of " + current_path +
                            " (a re-measure of an MPI job is the same job on the same host)");
-    const Comparison remeasured = compare_devices(history, std::move(again), r.options);
-    run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
-    hold_to_remeasure(run.comparison, remeasured, r.confirm);
-  } else {
-    run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
+    remeasures.push_back({file, compare_devices(history, std::move(again), r.options)});
   }
+  run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
+  if (!remeasures.empty()) hold_to_remeasures(run.comparison, remeasures);
   if (run.comparison.roofs.empty() && run.comparison.points.empty())
     throw InputError(current_path, "points", "no device in common with the baseline to compare");
   run.file = compare_file(run.label, run.comparison, r.options, unreadable);
@@ -151,16 +151,19 @@ GateResult results_gate(const GateRequest& r, Results cur) {
   run.comparison = compare_history(past, fc, r.options);
   if (run.comparison.roofs.empty() && run.comparison.points.empty())
     throw InputError(current_path, "points", "nothing in common with the baseline to compare");
-  if (!r.confirm.empty()) {
-    Results again = load_results(r.confirm);
+  std::vector<RemeasureRun> remeasures;
+  for (const std::string& file : r.confirm) {
+    Results again = load_results(file);
     if (again.mpi_size > 0 || machine_identity(again) != identity)
-      throw InputError(r.confirm, "context",
+      throw InputError(file, "context",
                        "is not a re-measure of " + current_path + ": measured on '" +
                            machine_identity(again) + "', tonight on '" + identity + "'");
-    const FileAnalysis fa =
-        analyze(std::move(again), kBootstrapReplicates, kBootstrapSeed + 2 + history.size());
-    hold_to_remeasure(run.comparison, compare_history(past, fa, r.options), r.confirm);
+    // Each its own seed, as every history file.
+    const FileAnalysis fa = analyze(std::move(again), kBootstrapReplicates,
+                                    kBootstrapSeed + 2 + history.size() + remeasures.size());
+    remeasures.push_back({file, compare_history(past, fa, r.options)});
   }
+  if (!remeasures.empty()) hold_to_remeasures(run.comparison, remeasures);
   run.label = fc.label;
   run.file = compare_file(run.label, run.comparison, r.options, unreadable);
   return run;
@@ -171,7 +174,7 @@ GateResult results_gate(const GateRequest& r, Results cur) {
 GateResult run_gate(const GateRequest& request) {
   const std::string& current_path = request.files.back();
   GateRequest r = request;
-  if (!r.confirm.empty()) r.options.remeasured = true;
+  r.options.remeasured = std::max(r.options.remeasured, int(r.confirm.size()));
   if (is_kernels_file(current_path)) {
     if (!r.confirm.empty())
       throw InputError("", "--confirm",

@@ -22,10 +22,11 @@ struct GateRequest {
   // Leave out a history night after the first that cannot be read (listed in `unreadable`);
   // a baseline that cannot be read throws BaselineUnreadable.
   bool skip_unreadable_history = false;
-  // A re-measure of tonight (a results file of the same sweep, run right after it): every
-  // slowdown is held to it (compare/remeasure.hpp) and options.remeasured is set. Results files
-  // only (an MPI job's: a re-measure of the same job).
-  std::string confirm;
+  // Re-measures of tonight (results files of the same sweep, run after it), in the order they
+  // were measured: every slowdown is held to them all (compare/remeasure.hpp) and
+  // options.remeasured is at least their number. Results files only (an MPI job's: re-measures of
+  // the same job).
+  std::vector<std::string> confirm;
 };
 
 // The baseline (the first file) could not be read under skip_unreadable_history: the gate ends

@@ -68,7 +68,9 @@ std::optional<std::string> compare_tonight(const NightStore& store, const NightR
     const std::size_t nights = g.files.size();
     g.files.push_back(r.results);
     g.options = r.options;
-    g.options.remeasured = r.confirm_pending || !r.confirm.empty();
+    // The re-measures given, and one more that a pending night would still get: the minimum
+    // detectable changes are those caught in all the runs.
+    g.options.remeasured = int(r.confirm.size()) + (r.confirm_pending ? 1 : 0);
     g.confirm = r.confirm;
     g.skip_unreadable_history = true;
     say(log, fmt::format("ridgeline compare: {} history night(s), {} (baseline) first, against {}",
@@ -190,6 +192,21 @@ std::string night_text(const std::string& text) {
   return out;
 }
 
+// What the re-measures read of a slowdown that stands: "; the re-measure: -6.1 % (SLOWER)", or
+// with several "; the re-measures: -6.1 % (SLOWER), -5.8 % (SLOWER)"; empty where none.
+std::string remeasure_text(const CompareMetric& m) {
+  if (m.remeasures.size() > 1) {
+    std::string readings;
+    for (const RemeasureRecord& r : m.remeasures)
+      readings += fmt::format("{}{:.1f} % ({})", readings.empty() ? "" : ", ",
+                              100 * r.change.value_or(NAN), r.verdict);
+    return "; the re-measures: " + readings;
+  }
+  if (!m.remeasure_verdict) return {};
+  return fmt::format("; the re-measure: {:.1f} % ({})", 100 * m.remeasure_change.value_or(NAN),
+                     *m.remeasure_verdict);
+}
+
 // Whether a night's regressions are all slowdowns (SLOWER metrics, none FAILED or MISSING): what a
 // re-measure can still clear.
 bool only_slowdowns(const CompareFile& f) {
@@ -209,10 +226,7 @@ void judge_compared_night(const CompareFile& f, NightOutcome& out) {
         out.details.push_back(fmt::format(
             "SLOWER: `{}` {:.1f} % (tolerance {:.1f} %, p = {:.3g}){}", night_text(m.metric),
             100 * m.change.value_or(NAN), 100 * m.tolerance.value_or(NAN), m.q_value.value_or(NAN),
-            m.remeasure_verdict
-                ? fmt::format("; the re-measure: {:.1f} % ({})",
-                              100 * m.remeasure_change.value_or(NAN), *m.remeasure_verdict)
-                : std::string()));
+            remeasure_text(m)));
       else if (m.verdict == "FAILED" || m.verdict == "MISSING")
         out.details.push_back(m.verdict + ": `" + night_text(m.metric) + "` (" +
                               night_text(m.note) + ")");
@@ -227,8 +241,8 @@ void judge_compared_night(const CompareFile& f, NightOutcome& out) {
     out.verdict += fmt::format("; {} slowdown(s) not judged: machine busy", busy);
   // Slowdowns its re-measure did not find: a transient (a neighbour), reported and not gated.
   if (f.not_reproduced > 0)
-    out.verdict +=
-        fmt::format("; {} slowdown(s) not reproduced by the re-measure", f.not_reproduced);
+    out.verdict += fmt::format("; {} slowdown(s) not reproduced by the re-measure{}",
+                               f.not_reproduced, f.remeasures.size() > 1 ? "s" : "");
   // A shared cache level is judged less: say how many points, and how many fell below their
   // history (compare's report names them and says what it can still catch there).
   const auto count = [&f](const std::string& k) {
@@ -281,12 +295,16 @@ NightOutcome run_night(const NightStore& store, const NightRequest& r, std::ostr
           "if this machine's build changed on purpose, promote tonight's results: "
           "scripts/nightly --update-baseline");
       out.status = kExitBadInput;
-    } else if (r.confirm_pending && r.confirm.empty() && r.run_verified && !r.update_baseline &&
+    } else if (r.confirm_pending && r.run_verified && !r.update_baseline &&
                only_slowdowns(*out.file)) {
-      // Slower, nothing lost or failing: undecided until the caller's re-measure is held to it.
+      // Slower, nothing lost or failing (and every re-measure given reproduced what is left):
+      // undecided until the caller's next re-measure is held to it.
       NightOutcome slower;
       judge_compared_night(*out.file, slower);
       out.verdict = fmt::format("RE-MEASURE: {} slowdown(s) to confirm", out.file->regressions);
+      if (!r.confirm.empty())
+        out.verdict += fmt::format(" (reproduced by {} re-measure{})", r.confirm.size(),
+                                   r.confirm.size() == 1 ? "" : "s");
       out.details = slower.details;
       out.status = kExitRemeasure;
       night_store_detail::say(log, "slower: the store is left as it is until the re-measure");

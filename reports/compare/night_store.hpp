@@ -58,9 +58,12 @@ struct NightRequest {
   // The caller re-measures a night the gate found slower: where SLOWER metrics are its only
   // regressions (no FAILED or MISSING, the run verified), the night is not decided yet
   // (kExitRemeasure, the store unchanged) until the caller comes back with `confirm`, the
-  // re-measure's results file, to which every slowdown is then held (compare/remeasure.hpp).
+  // re-measures' results files in the order they were measured, to which every slowdown is then
+  // held (compare/remeasure.hpp). With both, the slowdowns every given re-measure reproduced are
+  // still undecided (kExitRemeasure again: the caller may re-measure once more); without
+  // confirm_pending the night is decided.
   bool confirm_pending = false;
-  std::string confirm;
+  std::vector<std::string> confirm;
 };
 
 // The exit status of a night left undecided for its re-measure (NightRequest::confirm_pending).

@@ -126,28 +126,55 @@ std::string busy_line(const Comparison& c) {
       n, n == 1 ? "" : "s", names, n > 5 ? ", …" : "");
 }
 
-// The re-measure tonight's slowdowns were held to: which it reproduced, which it did not.
+// The re-measures tonight's slowdowns were held to: which slowdowns all of them reproduced, which
+// were not reproduced, and by which re-measure.
 std::string remeasure_line(const Comparison& c) {
-  if (c.remeasure.empty()) return {};
+  if (c.remeasures.empty()) return {};
+  const std::size_t n = c.remeasures.size();
   std::vector<std::string> confirmed, cleared;
   const auto add = [&](const MetricComparison& m) {
     if (!m.remeasure) return;
+    std::string readings;
+    for (const Remeasure& r : m.remeasures)
+      readings += fmt::format("{}{:+.1f} %", readings.empty() ? "" : ", ", 100 * r.change);
+    std::string by;  // which re-measure did not reproduce it
+    if (n > 1 && m.verdict != Verdict::kSlower)
+      for (std::size_t i = 0; i < n; ++i)
+        if (by.empty() && c.remeasures[i] == m.remeasure->label)
+          by = fmt::format("; not by re-measure {}", i + 1);
     (m.verdict == Verdict::kSlower ? confirmed : cleared)
-        .push_back(fmt::format("{} ({:+.1f} %, re-measured {:+.1f} %)", md_code(m.metric),
-                               100 * m.change, 100 * m.remeasure->change));
+        .push_back(fmt::format("{} ({:+.1f} %, re-measured {}{})", md_code(m.metric),
+                               100 * m.change, readings, by));
   };
   if (c.machine) add(*c.machine);
   for (const auto* list : {&c.roofs, &c.points})
     for (const auto& m : *list) add(m);
-  std::string md = fmt::format(
-      "**Re-measured** ({}): every slowdown fails the gate only where this second run of the "
-      "sweep, made right after tonight's and compared with the same history, is slower too; a "
-      "slowdown in one run of two (a neighbour's burst, or an intermittent regression) is "
-      "AMBIGUOUS \"not reproduced\".",
-      md_code(c.remeasure));
-  if (!confirmed.empty()) md += " Reproduced: " + first_five(confirmed) + ".";
+  std::string md;
+  if (n == 1) {
+    md = fmt::format(
+        "**Re-measured** ({}): every slowdown fails the gate only where this second run of the "
+        "sweep, made right after tonight's and compared with the same history, is slower too; a "
+        "slowdown in one run of two (a neighbour's burst, or an intermittent regression) is "
+        "AMBIGUOUS \"not reproduced\".",
+        md_code(c.remeasures.front()));
+    if (!confirmed.empty()) md += " Reproduced: " + first_five(confirmed) + ".";
+  } else {
+    std::string files;
+    for (std::size_t i = 0; i < n; ++i)
+      files += fmt::format("{}{} {}", i ? ", " : "", i + 1, md_code(c.remeasures[i]));
+    md = fmt::format(
+        "**Re-measured** {} times ({}, in the order measured): every slowdown fails the gate "
+        "only where every re-measure, compared with the same history, finds it too; a slowdown "
+        "one of them contradicts (a neighbour's burst, even one that outlasted the first "
+        "re-measure, or an intermittent regression) is AMBIGUOUS \"not reproduced\".",
+        n, files);
+    if (!confirmed.empty())
+      md += fmt::format(" Reproduced by all {}: {}.", n, first_five(confirmed));
+  }
   if (!cleared.empty()) md += " Not reproduced: " + first_five(cleared) + ".";
-  if (confirmed.empty() && cleared.empty()) md += " Tonight found no slowdown to hold to it.";
+  if (confirmed.empty() && cleared.empty())
+    md += n == 1 ? " Tonight found no slowdown to hold to it."
+                 : " Tonight found no slowdown to hold to them.";
   return md + "\n\n";
 }
 

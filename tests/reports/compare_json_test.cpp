@@ -33,7 +33,8 @@ GateResult recorded_gate() {
 
 // The same with tonight's `read` point 3 × slower and night 5 as its re-measure, which is not:
 // the slowdown not reproduced (compare/remeasure.hpp). `dir` holds the planted file.
-GateResult remeasured_gate(const std::string& dir) {
+GateResult remeasured_gate(const std::string& dir,
+                           const std::vector<std::string>& confirm = {night_file(5)}) {
   json tonight = json::parse(slurp(night_file(4)));
   for (auto& p : tonight["points"])
     if (p["name"] == "read/Serial/fp64/n:32768") {
@@ -43,7 +44,7 @@ GateResult remeasured_gate(const std::string& dir) {
   write_json(dir + "/tonight.json", tonight);
   GateRequest g;
   g.files = {night_file(1), night_file(2), night_file(3), dir + "/tonight.json"};
-  g.confirm = night_file(5);
+  g.confirm = confirm;
   return run_gate(g);
 }
 
@@ -83,8 +84,8 @@ TEST(CompareJson, ARemeasuredComparisonReadsBackToTheSameText) {
   const std::string text = write_compare_json(run.file);
   const CompareFile back = parse_compare_json(text, "c.json");
   EXPECT_EQ(write_compare_json(back), text);
-  EXPECT_TRUE(back.options.remeasured);
-  EXPECT_EQ(back.remeasure, std::optional<std::string>(night_file(5)));
+  EXPECT_EQ(back.options.remeasured, 1);
+  EXPECT_EQ(back.remeasures, std::vector<std::string>{night_file(5)});
   EXPECT_EQ(back.not_reproduced, 1);
   EXPECT_EQ(back.regressions, 0);
   bool held = false;
@@ -102,13 +103,65 @@ TEST(CompareJson, ARemeasuredComparisonReadsBackToTheSameText) {
   // A file of 1.4.0, before the re-measure, reads as having none.
   json old = json::parse(text);
   old["schema_version"] = "1.4.0";
-  old.erase("remeasure");
-  old.erase("not_reproduced");
+  for (const char* k : {"remeasure", "remeasures", "not_reproduced"}) old.erase(k);
   old["options"].erase("remeasured");
-  for (auto& m : old["metrics"]) m.erase("remeasure");
+  for (auto& m : old["metrics"]) m.erase("remeasure"), m.erase("remeasures");
   const CompareFile before = parse_compare_json(old.dump(), "c.json");
-  EXPECT_FALSE(before.remeasure);
-  EXPECT_FALSE(before.options.remeasured);
+  EXPECT_TRUE(before.remeasures.empty());
+  EXPECT_EQ(before.options.remeasured, 0);
+}
+
+// 1.5.0 wrote `remeasured` as true or false and one re-measure: read as a count of 1 or 0, and
+// the one re-measure as the list, each held metric's reading under its label.
+TEST(CompareJson, AFileOf150ReadsItsRemeasureAsOne) {
+  TempDir dir;
+  json v150 = json::parse(write_compare_json(remeasured_gate(dir.path).file));
+  v150["schema_version"] = "1.5.0";
+  v150["options"]["remeasured"] = true;
+  v150.erase("remeasures");
+  for (auto& m : v150["metrics"]) m.erase("remeasures");
+  const CompareFile back = parse_compare_json(v150.dump(), "c.json");
+  EXPECT_EQ(back.options.remeasured, 1);
+  EXPECT_EQ(back.remeasures, std::vector<std::string>{night_file(5)});
+  bool held = false;
+  for (const CompareMetric& m : back.metrics)
+    if (m.remeasure_verdict) {
+      held = true;
+      ASSERT_EQ(m.remeasures.size(), 1u) << m.metric;
+      EXPECT_EQ(m.remeasures[0].label, night_file(5));
+      EXPECT_EQ(m.remeasures[0].verdict, *m.remeasure_verdict);
+      EXPECT_EQ(m.remeasures[0].change, m.remeasure_change);
+    } else {
+      EXPECT_TRUE(m.remeasures.empty()) << m.metric;
+    }
+  EXPECT_TRUE(held);
+  v150["options"]["remeasured"] = false;
+  v150["remeasure"] = nullptr;
+  for (auto& m : v150["metrics"]) m["remeasure"] = nullptr;
+  EXPECT_EQ(parse_compare_json(v150.dump(), "c.json").options.remeasured, 0);
+}
+
+// Two re-measures (1.6.0): the count, both labels in order, and every held metric's readings,
+// which read back to the same text.
+TEST(CompareJson, TwoRemeasuresReadBackToTheSameText) {
+  TempDir dir;
+  const GateResult run = remeasured_gate(dir.path, {night_file(5), night_file(6)});
+  const std::string text = write_compare_json(run.file);
+  const CompareFile back = parse_compare_json(text, "c.json");
+  EXPECT_EQ(write_compare_json(back), text);
+  EXPECT_EQ(back.options.remeasured, 2);
+  EXPECT_EQ(back.remeasures, (std::vector<std::string>{night_file(5), night_file(6)}));
+  EXPECT_EQ(json::parse(text)["remeasure"], night_file(5));  // the first, for 1.5.0 readers
+  bool held = false;
+  for (const CompareMetric& m : back.metrics)
+    if (m.metric == "read/Serial/fp64/n:32768") {
+      held = true;
+      EXPECT_EQ(m.verdict, "AMBIGUOUS");
+      ASSERT_EQ(m.remeasures.size(), 2u);
+      EXPECT_EQ(m.remeasures[0].label, night_file(5));
+      EXPECT_EQ(m.remeasures[1].label, night_file(6));
+    }
+  EXPECT_TRUE(held);
 }
 
 TEST(CompareJson, CompareCommandWritesTheWritersText) {
@@ -118,7 +171,7 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
                              night_file(3) + " " + night_file(4) + " --json " + out);
   ASSERT_LE(r.exit_code, 1) << r.err;
   EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
-  EXPECT_EQ(read_compare_json(out).schema_version, "1.5.0");
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.6.0");
 }
 
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {

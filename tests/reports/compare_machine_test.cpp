@@ -384,7 +384,7 @@ TEST(MachineFactor, HeldToARemeasureTheMinimumDetectableChangeIsBothRunsCatching
   e.history = {0.03, -0.03, 0.015, -0.015, 0, 0.02, -0.02};
   MetricComparison once, twice;
   judge_machine_factor(once, e, o);
-  o.remeasured = true;
+  o.remeasured = 1;
   judge_machine_factor(twice, e, o);
   ASSERT_GT(once.spread, 0);
   const double shift = -std::log1p(-twice.min_detectable) - -std::log1p(-once.min_detectable);
@@ -394,6 +394,25 @@ TEST(MachineFactor, HeldToARemeasureTheMinimumDetectableChangeIsBothRunsCatching
   MetricComparison planted;
   judge_machine_factor(planted, e, o);
   EXPECT_EQ(planted.verdict, Verdict::kSlower) << planted.note;
+}
+
+// With k re-measures all k + 1 runs must call it: each in 95 %^(1/(k+1)) of nights. Two
+// re-measures (scripts/nightly's default) ask 2.121 spreads past the threshold, one 1.955.
+TEST(MachineFactor, HeldToTwoRemeasuresTheMinimumDetectableChangeGrowsAgain) {
+  CompareOptions o;
+  MachineFactorEvidence e;
+  e.history = {0.03, -0.03, 0.015, -0.015, 0, 0.02, -0.02};
+  MetricComparison one, two;
+  o.remeasured = 1;
+  judge_machine_factor(one, e, o);
+  o.remeasured = 2;
+  judge_machine_factor(two, e, o);
+  ASSERT_GT(one.spread, 0);
+  EXPECT_GT(two.min_detectable, one.min_detectable);
+  const double shift = -std::log1p(-two.min_detectable) - -std::log1p(-one.min_detectable);
+  EXPECT_NEAR(shift / one.spread, 2.121 - 1.955, 0.01);
+  // The verdict itself does not depend on how many re-measures there are.
+  EXPECT_EQ(two.tolerance, one.tolerance);
 }
 
 }  // namespace

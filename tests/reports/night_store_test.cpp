@@ -60,12 +60,19 @@ class NightStoreTest : public ::testing::Test {
   }
   // A night held to a re-measure: `confirm` its results file, or empty with confirm_pending.
   NightOutcome remeasured(const std::string& results, const std::string& confirm) {
+    return remeasured(
+        results, confirm.empty() ? std::vector<std::string>{} : std::vector<std::string>{confirm},
+        confirm.empty());
+  }
+  // A night held to its re-measures `confirm`, in order; `pending`: with confirm_pending.
+  NightOutcome remeasured(const std::string& results, const std::vector<std::string>& confirm,
+                          bool pending) {
     NightRequest r;
     r.results = results;
     r.nights = nights_;
     r.date = kDate;
     r.night_name = "2026120" + std::to_string(count_) + "T000000Z_night";
-    r.confirm_pending = confirm.empty();
+    r.confirm_pending = pending;
     r.confirm = confirm;
     log_.str("");
     return run_night(store_, r, log_);
@@ -185,7 +192,7 @@ TEST_F(NightStoreTest, ASlowdownWaitsForItsRemeasureAndLeavesTheStoreAlone) {
   EXPECT_EQ(history(), history_before);
   EXPECT_EQ(slurp(store_.baseline().string()), before);
   ASSERT_TRUE(o.file);
-  EXPECT_TRUE(o.file->options.remeasured);  // its minimum detectable changes are both runs'
+  EXPECT_EQ(o.file->options.remeasured, 1);  // its minimum detectable changes are both runs'
   // A quiet night is decided at once, as without a re-measure.
   const NightOutcome quiet = remeasured(tonight(), "");
   EXPECT_EQ(quiet.status, 0) << quiet.verdict;
@@ -229,6 +236,88 @@ TEST_F(NightStoreTest, ASlowdownFailsOnlyWhereItsRemeasureFindsItToo) {
   NightOutcome again;
   judge_compared_night(parse_compare_json(write_compare_json(*real.file), "c.json"), again);
   EXPECT_EQ(again.details, real.details);
+}
+
+// Two re-measures, the second after a wait (scripts/nightly --remeasures 2): a slowdown that the
+// first reproduces and the second contradicts (a neighbour's burst that outlasted the gap to the
+// first, issue 49) is AMBIGUOUS, names the second, does not fail the night and keeps the night out
+// of the history; one that both reproduce fails it.
+TEST_F(NightStoreTest, ASlowdownStandsOnlyWhereEveryRemeasureReproducesIt) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::vector<std::string> history_before = history();
+  const std::string baseline_before = slurp(store_.baseline().string());
+  const std::string point = "triad/Serial/fp64/n:10880";
+  const std::string slow = tonight(3, point);
+  const std::string burst = tonight(3, point);  // the first re-measure, still inside the burst
+  const std::string after = tonight();          // the second, after it
+  const NightOutcome transient = remeasured(slow, {burst, after}, false);
+  EXPECT_EQ(transient.status, 0) << transient.verdict;
+  ASSERT_TRUE(transient.file);
+  EXPECT_GE(transient.file->not_reproduced, 1);
+  EXPECT_NE(transient.verdict.find(" slowdown(s) not reproduced by the re-measures"),
+            std::string::npos)
+      << transient.verdict;
+  EXPECT_EQ(transient.file->history_decision, std::optional<std::string>("transient_kept_out"));
+  EXPECT_EQ(transient.file->options.remeasured, 2);
+  EXPECT_EQ(transient.file->remeasures, (std::vector<std::string>{burst, after}));
+  EXPECT_EQ(history(), history_before);
+  EXPECT_EQ(slurp(store_.baseline().string()), baseline_before);
+  bool seen = false;
+  for (const CompareMetric& m : transient.file->metrics)
+    if (m.metric == point) {
+      seen = true;
+      EXPECT_EQ(m.verdict, "AMBIGUOUS");
+      ASSERT_EQ(m.remeasures.size(), 2u);
+      EXPECT_EQ(m.remeasures[0].label, burst);
+      EXPECT_EQ(m.remeasures[0].verdict, "SLOWER");
+      EXPECT_EQ(m.remeasures[1].label, after);
+      EXPECT_EQ(m.remeasures[1].verdict, "SAME");
+      // The re-measure that decided: the second.
+      EXPECT_EQ(m.remeasure_verdict, std::optional<std::string>("SAME"));
+      EXPECT_NE(m.note.find("not reproduced: re-measure 2 of 2 (" + after + ", later) read"),
+                std::string::npos)
+          << m.note;
+    }
+  EXPECT_TRUE(seen);
+
+  const NightOutcome real = remeasured(slow, {burst, tonight(3, point)}, false);
+  EXPECT_EQ(real.status, 1) << real.verdict;
+  EXPECT_EQ(real.verdict, "REGRESSION");
+  EXPECT_TRUE(has(real.details, "SLOWER: `" + point + "` -6")) << real.details.front();
+  EXPECT_TRUE(has(real.details, "; the re-measures: -6")) << real.details.front();
+  EXPECT_EQ(real.file->not_reproduced, 0);
+  EXPECT_EQ(history(), history_before);
+  EXPECT_EQ(slurp(store_.baseline().string()), baseline_before);
+  // The verdict is compare.json's, every re-measure's reading included.
+  NightOutcome again;
+  judge_compared_night(parse_compare_json(write_compare_json(*real.file), "c.json"), again);
+  EXPECT_EQ(again.details, real.details);
+}
+
+// --confirm-pending with the re-measures so far: slowdowns that all of them reproduced, nothing
+// lost or failing, are still undecided (exit 4, the store as it was: the caller may re-measure
+// once more); one they cleared decides the night at once.
+TEST_F(NightStoreTest, ASlowdownItsRemeasuresReproduceWaitsForTheNextOne) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::vector<std::string> history_before = history();
+  const std::string baseline_before = slurp(store_.baseline().string());
+  const std::string point = "triad/Serial/fp64/n:10880";
+  const std::string slow = tonight(3, point);
+  const NightOutcome o = remeasured(slow, {tonight(3, point)}, true);
+  EXPECT_EQ(o.status, kExitRemeasure) << o.verdict;
+  EXPECT_EQ(o.verdict.rfind("RE-MEASURE: ", 0), 0u) << o.verdict;
+  EXPECT_NE(o.verdict.find("to confirm (reproduced by 1 re-measure)"), std::string::npos)
+      << o.verdict;
+  EXPECT_TRUE(has(o.details, "SLOWER: `" + point + "` -6")) << log_.str();
+  EXPECT_TRUE(has(o.details, "; the re-measure: -6")) << o.details.front();
+  EXPECT_EQ(history(), history_before);
+  EXPECT_EQ(slurp(store_.baseline().string()), baseline_before);
+  ASSERT_TRUE(o.file);
+  EXPECT_EQ(o.file->options.remeasured, 2);  // the one given and the one still to come
+  const NightOutcome cleared = remeasured(slow, {tonight()}, true);
+  EXPECT_EQ(cleared.status, 0) << cleared.verdict;
+  EXPECT_EQ(cleared.file->history_decision, std::optional<std::string>("transient_kept_out"));
+  EXPECT_EQ(history(), history_before);
 }
 
 // Every point slower: the machine-wide factor is held to the re-measure like any metric.
@@ -376,7 +465,7 @@ TEST(Remeasure, ASlowdownIsClearedOnlyByARemeasureThatContradictsIt) {
     if (in_remeasure) again.points = {a};
     hold_to_remeasure(night, again, "again.json");
     EXPECT_EQ(night.points[1].verdict, Verdict::kMissing);  // never held
-    EXPECT_EQ(night.remeasure, "again.json");
+    EXPECT_EQ(night.remeasures, std::vector<std::string>{"again.json"});
     return night;
   };
   const Comparison cleared = held(Verdict::kSame, -0.01);
@@ -396,6 +485,62 @@ TEST(Remeasure, ASlowdownIsClearedOnlyByARemeasureThatContradictsIt) {
   EXPECT_EQ(held(Verdict::kSame, 0, false).points[0].verdict, Verdict::kSlower);
 }
 
+// Several re-measures: a slowdown stands only where every one reproduces it; the first that
+// contradicts it decides (AMBIGUOUS, named in the note), whichever its place; where all reproduce
+// it, the last is the one recorded as deciding.
+TEST(Remeasure, ASlowdownStandsOnlyWhereEveryRemeasureReproducesIt) {
+  MetricComparison slower;
+  slower.metric = "fma/OpenMP/fp64/k:8";
+  slower.verdict = Verdict::kSlower;
+  slower.change = -0.64;
+  slower.tolerance = 0.08;
+  const auto held = [&](std::vector<std::pair<Verdict, double>> readings) {
+    Comparison night;
+    night.points = {slower};
+    std::vector<RemeasureRun> again;
+    for (const auto& [verdict, change] : readings) {
+      MetricComparison a = slower;
+      a.verdict = verdict;
+      a.change = change;
+      Comparison c;
+      c.points = {a};
+      again.push_back({"again-" + std::to_string(again.size() + 1) + ".json", c});
+    }
+    hold_to_remeasures(night, again);
+    EXPECT_EQ(night.remeasures.size(), readings.size());
+    EXPECT_EQ(night.points[0].remeasures.size(), readings.size());
+    return night;
+  };
+  // Issue 49's point: 41.6 GB/s tonight, 40.8 in the re-measure 24 s later, 120.8 36 s after.
+  const Comparison burst = held({{Verdict::kSlower, -0.65}, {Verdict::kSame, 0.03}});
+  EXPECT_EQ(burst.points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(burst.not_reproduced, 1);
+  ASSERT_TRUE(burst.points[0].remeasure);
+  EXPECT_EQ(burst.points[0].remeasure->label, "again-2.json");
+  EXPECT_NE(burst.points[0].note.find("re-measure 2 of 2 (again-2.json, later) read +3.0 % (SAME)"),
+            std::string::npos)
+      << burst.points[0].note;
+  EXPECT_NE(burst.points[0].note.find("the re-measure before it read -65.0 % (SLOWER)"),
+            std::string::npos)
+      << burst.points[0].note;
+  const Comparison first = held({{Verdict::kSame, -0.01}, {Verdict::kSlower, -0.6}});
+  EXPECT_EQ(first.points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(first.points[0].remeasure->label, "again-1.json");
+  EXPECT_EQ(first.points[0].remeasures[1].verdict, Verdict::kSlower);  // read all the same
+  const Comparison all = held({{Verdict::kSlower, -0.65}, {Verdict::kSame, -0.3}});
+  EXPECT_EQ(all.points[0].verdict, Verdict::kSlower);  // still read beyond the tolerance
+  EXPECT_EQ(all.not_reproduced, 0);
+  EXPECT_EQ(all.points[0].remeasure->label, "again-2.json");
+  EXPECT_NE(all.points[0].note.find("; reproduced by all 2 re-measures: -65.0 % (SLOWER), "
+                                    "-30.0 % (SAME)"),
+            std::string::npos)
+      << all.points[0].note;
+  EXPECT_EQ(held({{Verdict::kSlower, -0.6}, {Verdict::kSlower, -0.6}, {Verdict::kFaster, 0.02}})
+                .points[0]
+                .verdict,
+            Verdict::kAmbiguous);
+}
+
 // `compare --confirm`: the re-measure is a results file of the same host; anything else is one
 // line naming it, exit 2.
 TEST(CompareConfirm, ARemeasureOfAnotherHostOrOfKernelsIsBadInput) {
@@ -410,6 +555,15 @@ TEST(CompareConfirm, ARemeasureOfAnotherHostOrOfKernelsIsBadInput) {
                   " --confirm " + kData + "/gate-history/night-04.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("**Re-measured**"), std::string::npos) << r.out;
+  // Repeated, in the order measured; the current file's positionals may follow.
+  r = run_command(kBin + " compare --confirm " + kData + "/gate-history/night-04.json" +
+                  " --confirm " + kData + "/gate-history/night-05.json " + history + kData +
+                  "/gate-history/night-03.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("**Re-measured** 2 times (1 `" + kData + "/gate-history/night-04.json`, 2 `"),
+      std::string::npos)
+      << r.out;
   const std::string kernels = kData + "/kernels/connector-1.2-per-launch.json";
   r = run_command(kBin + " compare " + kernels + " " + kernels + " --confirm " + kernels);
   EXPECT_EQ(r.exit_code, 2);
