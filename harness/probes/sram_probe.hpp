@@ -15,7 +15,9 @@
 // consecutive words, so a warp's 32 × 16 bytes cover each of the 32 four-byte banks once per
 // quarter-warp (no bank conflicts on CUDA), and no thread reads another's words (no barrier). On
 // hosts a team is one thread and its words are contiguous, so the sweeps vectorise like the
-// stream probes' (kIsa accumulators in flight).
+// stream probes' (kIsa accumulators in flight), and the read sweeps sum the scratch's 32-bit words
+// with integer adds, as the stream probes' read (word_sum.hpp: fp adds would cap an L1 read on
+// Zen's two FADD pipes; no FLOPs counted on hosts but sram_update's FMAs).
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
@@ -43,6 +45,7 @@
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
+#include "harness/probes/word_sum.hpp"
 
 namespace ridgeline {
 
@@ -75,6 +78,12 @@ struct SramShape {
           : std::max<std::size_t>(1, LaunchShape<Space>::template lanes<T>() / kLanes);
   static constexpr std::size_t kAccumulators = kWordsInFlight * kLanes;
   static_assert((kAccumulators & (kAccumulators - 1)) == 0, "pairwise sum needs a power of two");
+  // Hosts sum the scratch's 32-bit words with integer adds (word_sum.hpp): the same registers
+  // hold kSumWords words. GPUs add elements in T (stream_probe_impl.hpp, reduce_vectors, says
+  // why). Sum: what a thread's sum and its stored value are.
+  static constexpr bool kWords = !kIsDeviceSpace<Space> && kSumsWords<T>;
+  using Sum = std::conditional_t<kWords, SumWord, T>;
+  static constexpr std::size_t kSumWords = kAccumulators * (kWords ? kWordsPerElement<T> : 1);
   // A team's words are a whole number of groups per thread.
   static constexpr std::size_t kGranuleWords = kTeamSize * kWordsInFlight;
   // Teams: four per host thread (a thread that starts late does not stretch the call); on GPUs
@@ -110,7 +119,8 @@ class SramProbe final : public Probe {
   using Word = typename Shape::Word;
   using Team = Kokkos::TeamPolicy<Space>;
   using WordView = Kokkos::View<Word*, typename Space::memory_space>;
-  using OutView = Kokkos::View<T*, typename Space::memory_space>;
+  using Sum = typename Shape::Sum;
+  using OutView = Kokkos::View<Sum*, typename Space::memory_space>;
 
   // The most scratch bytes per team the space allows (Kokkos' level-0 limit, less the padding
   // that aligns the buffer).
@@ -139,8 +149,10 @@ class SramProbe final : public Probe {
     info_.working_set_bytes = words_ * sizeof(Word);  // one team's scratch: what the grade names
     const double sweeps = read ? 1.0 + passes : 2.0 + 2.0 * passes;  // fill + passes (+ final)
     info_.bytes = sweeps * elements * s;
-    info_.flops = (read ? double(passes) : 2.0 * passes + 1.0) * elements +
-                  threads * double(Shape::kAccumulators - 1);
+    // Hosts: the read sweeps' adds are integer adds of words, no FLOPs; sram_update's FMAs remain.
+    info_.flops = Shape::kWords ? (read ? 0.0 : 2.0 * passes * elements)
+                                : (read ? double(passes) : 2.0 * passes + 1.0) * elements +
+                                      threads * double(Shape::kAccumulators - 1);
     info_.params = {{"passes", passes},
                     {"scratch_bytes", info_.working_set_bytes},
                     {"requested_bytes", requested_bytes ? requested_bytes : scratch_bytes},
@@ -149,9 +161,10 @@ class SramProbe final : public Probe {
                     {"team_size", Shape::kTeamSize},
                     {"words_per_thread", words_ / Shape::kTeamSize},
                     {"word_bytes", sizeof(Word)},
-                    {"accumulators", Shape::kAccumulators},
+                    {"accumulators", Shape::kSumWords},
+                    {"sum", Shape::kWords ? "u32_words" : dtype_name<T>()},
                     {"source_regions", std::min(teams_, Shape::kSourceRegions)},
-                    {"global_bytes", elements * s + threads * s},
+                    {"global_bytes", elements * s + threads * double(sizeof(Sum))},
                     {"bytes_counted",
                      "scratch reads and writes, the fill's writes included; the fill's global "
                      "reads and the one store per thread are global_bytes, timed but not counted"}};
@@ -199,7 +212,7 @@ class SramProbe final : public Probe {
   Verification verify() override;
 
   void corrupt_output_for_test() override {
-    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), T(-7));
+    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), static_cast<Sum>(-7));
   }
 
   // Public: nvcc refuses an extended lambda inside a private or protected member function.
@@ -233,7 +246,7 @@ void SramProbe<Space, T>::run_op() {
   const int passes = passes_;
   const T alpha = runtime_value(kFmaAlpha<T>), beta = runtime_value(kFmaBeta<T>);
   const Word* const source = source_.data();
-  T* const out = out_.data();
+  Sum* const out = out_.data();
   Kokkos::parallel_for(
       Op == SramOp::kRead ? "ridgeline::sram_read" : "ridgeline::sram_update", policy_,
       KOKKOS_LAMBDA(const typename Team::member_type& team) {
@@ -286,21 +299,40 @@ void SramProbe<Space, T>::run_op() {
             sram_pass_boundary();
           }
         }
-        T acc[A] = {};
         const int read_passes = Op == SramOp::kRead ? n_passes : 1;
-        for (int p = 0; p < read_passes; ++p)
-          for (std::size_t k = 0; k < per_thread; k += U)
-            for (std::size_t u = 0; u < U; ++u) {
-              const Word x = buf[(k + u) * TS + t];
-              for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
-            }
-        out[g * TS + t] = sram_sum(acc);
+        Sum* const sum = out + g * TS + t;  // captured here, not first inside `if constexpr`
+        if constexpr (Shape::kWords) {
+          // Hosts: the thread's words (a team is one thread: contiguous) as 32-bit integers into
+          // kSumWords partial sums, the same registers' worth as the elements' (word_sum.hpp).
+          static_assert(Shape::kTeamSize == 1, "one thread per team on hosts");
+          const AliasWord* KOKKOS_RESTRICT w = reinterpret_cast<const AliasWord*>(buf);
+          const std::size_t n = per_thread * sizeof(Word) / sizeof(SumWord);
+          SumWord acc[Shape::kSumWords] = {};
+          for (int p = 0; p < read_passes; ++p) {
+            for (std::size_t j = 0; j < n; j += Shape::kSumWords)
+              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += w[j + k];
+            // Between sram_read's passes only: with it after sram_update's one sweep, GCC 12 (AVX2,
+            // fp64) kept that sweep's partial sums on the stack, a load and a store per vector.
+            if constexpr (Op == SramOp::kRead) words_pass_boundary();
+          }
+          *sum = sram_sum(acc);
+        } else {
+          T acc[A] = {};
+          for (int p = 0; p < read_passes; ++p)
+            for (std::size_t k = 0; k < per_thread; k += U)
+              for (std::size_t u = 0; u < U; ++u) {
+                const Word x = buf[(k + u) * TS + t];
+                for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
+              }
+          *sum = sram_sum(acc);
+        }
       });
 }
 
 // Each thread's sum against its closed form: read, passes × the sum of the inputs it owns;
 // update, the sum of the exact values the recurrence gives them after `passes` steps (the host
-// replays the 16 possible ones). All values are positive, so rounding is bounded by the longest
+// replays the 16 possible ones, bit for bit). Hosts sum the values' 32-bit words mod 2^32, and
+// compare exactly. GPUs' fp sums: all values are positive, so rounding is bounded by the longest
 // chain of dependent additions: an accumulator's run, then the pairwise sum.
 template <class Space, class T>
 Verification SramProbe<Space, T>::verify() {
@@ -311,6 +343,23 @@ Verification SramProbe<Space, T>::verify() {
   const auto ref = fma_reference<T>(passes_);
   const double chain = double(per_thread / U) * (read ? passes_ : 1) + std::log2(double(A)) + 1;
   const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_);
+  if constexpr (Shape::kWords) {
+    // Hosts: the sum of the 32-bit words of the same values, mod 2^32, exactly.
+    for (std::size_t g = 0; g < teams_; ++g) {
+      SumWord gold = 0;
+      for (std::size_t k = 0; k < per_thread; ++k)
+        for (std::size_t l = 0; l < L; ++l) {
+          const std::size_t e = source_element(g, k, l);
+          gold += element_word_sum(read ? fma_input<T>(e) : ref[e % 16]);
+        }
+      if (read) gold *= SumWord(passes_);
+      if (out(g) != gold)
+        return {false, info_.probe + ": team " + std::to_string(g) +
+                           " thread 0 sum of 32-bit words " + std::to_string(out(g)) +
+                           ", expected " + std::to_string(gold)};
+    }
+    return {};
+  }
   for (std::size_t g = 0; g < teams_; ++g)
     for (std::size_t t = 0; t < TS; ++t) {
       long double gold = 0;

@@ -88,6 +88,12 @@ void StreamProbe<Space, T, G>::run_host() {
       break;
     case StreamOp::kDot:
     case StreamOp::kRead: {
+      // fp64 and fp32 read sum words (run_host_read); dot, and read of other types (the counting
+      // test's), here.
+      if (sums_words()) {
+        run_host_read();
+        break;
+      }
       // W independent partial sums per item: a vectorisable reduction without reassociating.
       constexpr std::size_t W = LaunchShape<Space>::template lanes<T>();
       const bool dot = kernel_.op == StreamOp::kDot;
@@ -96,7 +102,8 @@ void StreamProbe<Space, T, G>::run_host() {
           KOKKOS_LAMBDA(const std::size_t item, T& total) {
             T acc[W] = {};
             for (int p = 0; p < passes; ++p) {
-              if (dot) {
+              // kSumsWords<T>: read never comes here, and its adds are not compiled.
+              if (dot || kSumsWords<T>) {
                 for (std::size_t j = 0; j < l.per_item; j += W)
                   for (std::size_t w = 0; w < W; ++w)
                     acc[w] = compat::fma(a[l.index(item, j + w)], b[l.index(item, j + w)], acc[w]);
@@ -119,6 +126,39 @@ void StreamProbe<Space, T, G>::run_host() {
           for (int p = 0; p < passes; ++p)
             copy_streaming(a + l.index(item, 0), b + l.index(item, 0), l.per_item);
         });
+}
+
+// The words of a as 32-bit unsigned integers (word_sum.hpp), each item's contiguous run into W
+// partial sums: W words are 8 vector registers of them (kHostIsa.accumulator_vectors), so the hot
+// loop is one packed integer add (vpaddd) per loaded vector, 8 chains deep. An item's run of
+// per_item elements is a whole number of W words (per_item is a multiple of lanes<T>(): the same
+// 8 registers' bytes).
+template <class Space, class T, bool G>
+void StreamProbe<Space, T, G>::run_host_read() {
+  // Host layouts of fp64 and fp32 only: no dead kernel for a device space or another type.
+  if constexpr (!G && kSumsWords<T>) {
+    constexpr std::size_t R = kWordsPerElement<T>;
+    constexpr std::size_t W = LaunchShape<Space>::template lanes<SumWord>();
+    static_assert(LaunchShape<Space>::template lanes<T>() * R % W == 0,
+                  "whole rows of accumulators");
+    const auto l = layout_;
+    const int passes = passes_;
+    const AliasWord* KOKKOS_RESTRICT words = reinterpret_cast<const AliasWord*>(a_.data());
+    Kokkos::parallel_reduce(
+        "ridgeline::read", Kokkos::RangePolicy<Space>(0, l.items),
+        KOKKOS_LAMBDA(const std::size_t item, SumWord& total) {
+          const AliasWord* KOKKOS_RESTRICT w = words + l.index(item, 0) * R;
+          const std::size_t n = l.per_item * R;
+          SumWord acc[W] = {};
+          for (int p = 0; p < passes; ++p) {
+            for (std::size_t j = 0; j < n; j += W)
+              for (std::size_t k = 0; k < W; ++k) acc[k] += w[j + k];
+            words_pass_boundary();
+          }
+          for (std::size_t k = 0; k < W; ++k) total += acc[k];
+        },
+        words_result_);
+  }
 }
 
 template <class Space, class T, bool G>
@@ -221,7 +261,14 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, 
   }
 }
 
-// N vectors of read or dot into the accumulators acc[u mod M][lane].
+// N vectors of read or dot into the accumulators acc[u mod M][lane]. GPUs read in the element
+// type's adds, not the hosts' integer words (word_sum.hpp): on NVIDIA a 32-bit integer add runs on
+// the INT32 pipe at half FADD's rate (64 against 128 lanes per clock per SM, sm_89 and sm_90
+// sheets) and shares it with the loop's index arithmetic, so sm_89's cache_read<fp32> round of 8
+// vectors (37 int32, 32 FADD: 210 B/clk per SM, issue-bound, 1.64 × L1) would carry 69 int32,
+// 64 × 128 / 69 = 119 B/clk, under L1's 128; on AMD an integer add is a VALU instruction as an
+// fp32 add is, with no packed 32-bit form to match v_pk_add_f32 (gfx90a). fp32 passes
+// scripts/check-gpu-codegen on every arch; the GPU profiles plan no fp64 pyramid.
 template <StreamOp Op, class T, std::size_t N, std::size_t M, std::size_t L>
 KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)[M][L],
                                                 const std::size_t (&first)[N]) {
@@ -324,6 +371,7 @@ void StreamProbe<Space, T, G>::run_device_op() {
 template <class Space, class T, bool G>
 Verification StreamProbe<Space, T, G>::verify() {
   const std::size_t n = info_.elements;
+  if (sums_words()) return verify_words();
   if (kernel_.reduces) {
     // The inputs repeat with period 35 (i mod 7 and i mod 5): sum one period per residue class.
     long double gold = 0;
@@ -368,6 +416,27 @@ Verification StreamProbe<Space, T, G>::verify() {
   for (std::size_t i = 0; i < n; ++i) {
     const T w = want[i % kStreamPeriod];
     if (!(std::fabs(out(i) - w) <= rel * std::fabs(w))) return {false, error_at(i, out(i), w)};
+  }
+  return {};
+}
+
+// The words' sum against the host's, exactly: passes × the words of every element mod 2^32, by
+// residue class of the inputs' period (count × one element's words: a product mod 2^32 is the
+// product of the factors mod 2^32). A word read twice or missed shows, whatever the order.
+template <class Space, class T, bool G>
+Verification StreamProbe<Space, T, G>::verify_words() {
+  if constexpr (kSumsWords<T>) {
+    const std::size_t n = info_.elements;
+    SumWord gold = 0;
+    for (std::size_t r = 0; r < kStreamPeriod && r < n; ++r) {
+      const std::size_t count = n / kStreamPeriod + (r < n % kStreamPeriod ? 1 : 0);
+      gold += SumWord(count) * element_word_sum(stream_init_a<T>(r));
+    }
+    gold *= SumWord(passes_);
+    const SumWord got = read_words_result();
+    if (got != gold)
+      return {false, std::string(kernel_.name) + ": sum of 32-bit words " + std::to_string(got) +
+                         ", expected " + std::to_string(gold)};
   }
   return {};
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "harness/probes/fma_ladder_probe.hpp"
@@ -159,6 +160,68 @@ void streaming_copy_is_exact() {
 
 TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp64) { streaming_copy_is_exact<double>(); }
 TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp32) { streaming_copy_is_exact<float>(); }
+
+// Host reads sum the buffer's 32-bit words with integer adds (word_sum.hpp): no FLOPs, and the
+// check is exact. The kernel's sum (a planted +1 on it) and the check's expectation are held to a
+// sum of every element's words written here, element by element, passes times.
+template <class T>
+SumWord words_of_first(std::size_t n, T (*value)(std::size_t), int passes) {
+  SumWord s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += element_word_sum(value(i));
+  return s * SumWord(passes);
+}
+
+template <class T>
+void host_reads_sum_words_exactly() {
+  for (const int passes : {1, 7}) {
+    StreamProbe<Host, T> p(*find_stream_kernel("read"), passes > 1 ? "cache" : "bandwidth", 20000,
+                           passes);
+    SCOPED_TRACE(p.info().name);
+    const std::size_t n = p.info().elements;
+    EXPECT_EQ(p.info().flops, 0);
+    EXPECT_EQ(p.info().bytes, double(passes) * double(n) * sizeof(T));
+    EXPECT_EQ(p.info().params["sum"], "u32_words");
+    EXPECT_EQ(p.info().params["accumulators"], LaunchShape<Host>::template lanes<SumWord>());
+    p.setup();
+    p.run();
+    p.fence();
+    ASSERT_TRUE(p.verify().ok) << p.verify().error;
+    p.corrupt_output_for_test();  // the kernel's sum + 1
+    const SumWord want = words_of_first<T>(n, stream_init_a<T>, passes);
+    EXPECT_EQ(p.verify().error, "read: sum of 32-bit words " + std::to_string(SumWord(want + 1)) +
+                                    ", expected " + std::to_string(want));
+  }
+  // dot keeps its FMAs and its FLOPs.
+  const StreamProbe<Host, T> dot(*find_stream_kernel("dot"), "bandwidth", 20000, 1);
+  EXPECT_EQ(dot.info().flops, 2.0 * double(dot.info().elements));
+  EXPECT_FALSE(dot.info().params.contains("sum"));
+  for (const SramOp op : {SramOp::kRead, SramOp::kUpdate}) {
+    const int passes = 5;
+    SramProbe<Host, T> s(op, 8192, passes);
+    SCOPED_TRACE(s.info().name);
+    const double elements = double(s.info().elements);
+    EXPECT_EQ(s.info().flops, op == SramOp::kRead ? 0.0 : 2.0 * passes * elements);
+    EXPECT_EQ(s.info().params["sum"], "u32_words");
+    EXPECT_EQ(s.info().params["accumulators"], (SramShape<Host, T>::kSumWords));
+    s.setup();
+    s.run();
+    s.fence();
+    ASSERT_TRUE(s.verify().ok) << s.verify().error;
+    s.corrupt_output_for_test();  // team 0's sum set to -7 (mod 2^32)
+    const std::size_t team_elements = s.info().working_set_bytes / sizeof(T);
+    SumWord want = 0;
+    const auto after = fma_reference<T>(passes);
+    for (std::size_t e = 0; e < team_elements; ++e)
+      want += element_word_sum(op == SramOp::kRead ? fma_input<T>(e) : after[e % 16]);
+    if (op == SramOp::kRead) want *= SumWord(passes);
+    EXPECT_EQ(s.verify().error, s.info().probe + ": team 0 thread 0 sum of 32-bit words " +
+                                    std::to_string(static_cast<SumWord>(-7)) + ", expected " +
+                                    std::to_string(want));
+  }
+}
+
+TEST(ProbeVerification, HostReadsSumWordsExactlyFp64) { host_reads_sum_words_exactly<double>(); }
+TEST(ProbeVerification, HostReadsSumWordsExactlyFp32) { host_reads_sum_words_exactly<float>(); }
 
 // The expected y depends on how many calls ran: a failed check says which replay it held y to.
 TEST(ProbeVerification, UpdateXySaysWhichCallsItReplayed) {

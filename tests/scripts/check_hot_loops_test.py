@@ -2,7 +2,8 @@
 """The checks of scripts/check-hot-loops on objdump lines written here: each passes on the code it
 must pass and fails on the code it exists for (a copy that stayed scalar, a kernel on the wrong
 register width, a scalar FMA in the hot loop, spills), and the hot loop is found where the time
-goes (not in a pairwise sum through the stack)."""
+goes (not in a pairwise sum through the stack). The ceiling table's classes: a read summing words
+with packed integer adds counts them as vec_int."""
 import importlib.machinery
 import importlib.util
 import os
@@ -183,6 +184,49 @@ class Ceiling(unittest.TestCase):
         found = chl.memory_loops([(dispatch(STREAM % 6), body(('loop', loop)))])
         self.assertEqual(found[('cache_fill', 'fp64')][0]['counts'].get('store'), 2)
         self.assertEqual(found[('fill', 'fp64')][0]['bytes'], 128)
+
+
+# The ceiling gate on a whole set of kernels: every point the host profiles plan needs its loop.
+WORDS = ('ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host_read()::'
+         '{lambda(unsigned long, unsigned int&)#1}')
+TYPED_STREAM = 'ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host()::{lambda(unsigned long)#%d}'
+DOT = 'ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host()::{lambda(unsigned long, %s&)#7}'
+TYPED_SRAM = ('ridgeline::SramProbe<Kokkos::OpenMP, %s>::run_op<(ridgeline::SramOp)%d>()::'
+              '{lambda(Kokkos::Impl::HostThreadTeamMember<Kokkos::OpenMP> const&)#1}')
+# Eight zmm accumulators fed from memory, as GCC 12 compiles the word sums.
+INTEGER_READ = ['vpaddd %s(%%rax),%%zmm%d,%%zmm%d' % (hex(64 * i) if i else '', i, i) for i in range(8)]
+FP_READ = [line.replace('vpaddd', 'vaddpd') for line in INTEGER_READ]  # the planted read
+TRIAD = ['vmovupd (%r8,%rax,1),%zmm1', 'vfmadd213pd (%rsi,%rax,1),%zmm0,%zmm1',
+         'vmovupd %zmm1,(%rdx,%rax,1)']
+DOT_LOOP = ['vmovupd (%rax),%zmm1', 'vfmadd231pd (%rbx),%zmm1,%zmm0']
+UPDATE = ['vfmadd132pd (%rax),%zmm0,%zmm9', 'vmovupd %zmm9,(%rax)']
+STEP = ['add    $0x200,%rax', 'cmp    %rax,%rdx']
+
+
+def memory_kernels(read):
+    """Functions of every host memory kernel, fp64 and fp32, their reads' loops `read`."""
+    out = []
+    for t in ('double', 'float'):
+        out += [(dispatch(TYPED_STREAM % (t, n)), body(('loop', TRIAD + STEP))) for n in range(1, 7)]
+        out.append((dispatch(DOT % (t, t)), body(('loop', DOT_LOOP + STEP))))
+        out.append((dispatch(WORDS % t), body(('loop', read + STEP))))
+        out.append((dispatch(TYPED_SRAM % (t, 0)), body(('loop', read + STEP))))
+        out.append((dispatch(TYPED_SRAM % (t, 1)), body(('loop', UPDATE + STEP))))
+    return out
+
+
+class CeilingGate(unittest.TestCase):
+    def test_integer_words_are_vec_int_and_the_read_is_found(self):
+        found = chl.memory_loops([(dispatch(WORDS % 'double'), body(('loop', INTEGER_READ + STEP)))])
+        self.assertEqual(found[('cache_read', 'fp64')],
+                         [{'bytes': 512, 'counts': {'vec_int': 8, 'load': 8, 'issue': 11}}])
+        self.assertEqual(found[('read', 'fp64')], found[('cache_read', 'fp64')])
+        for op in ('vpaddd', 'vpaddq', 'vpxord', 'vpxor', 'vpternlogd', 'vpsubd', 'vpandq'):
+            self.assertEqual(chl.host_loop_profile([f'   10:\t{op}   %zmm1,%zmm2,%zmm3'])['counts'],
+                             {'vec_int': 1, 'issue': 1}, op)
+        # A loop of packed integer adds is a hot loop: the kernel vectorised.
+        self.assertEqual(run([(dispatch(WORDS % 'double'), body(('loop', INTEGER_READ + STEP)))],
+                             'avx512')[0], 0)
 
 
 if __name__ == '__main__':
