@@ -2,11 +2,14 @@
 """The checks of scripts/check-hot-loops on objdump lines written here: each passes on the code it
 must pass and fails on the code it exists for (a copy that stayed scalar, a kernel on the wrong
 register width, a scalar FMA in the hot loop, spills), and the hot loop is found where the time
-goes (not in a pairwise sum through the stack). The ceiling table's classes: a read summing words
-with packed integer adds counts them as vec_int."""
+goes (not in a pairwise sum through the stack). The arithmetic-ceiling gate (--ceiling) passes
+reads that sum words with packed integer adds and fails a read planted with packed fp adds."""
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import os
+import sys
 import unittest
 
 _path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts',
@@ -227,6 +230,55 @@ class CeilingGate(unittest.TestCase):
         # A loop of packed integer adds is a hot loop: the kernel vectorised.
         self.assertEqual(run([(dispatch(WORDS % 'double'), body(('loop', INTEGER_READ + STEP)))],
                              'avx512')[0], 0)
+
+    def test_integer_reads_pass_on_both_host_isas(self):
+        lines, failures = chl.ceiling('avx512', memory_kernels(INTEGER_READ))
+        self.assertEqual(failures, [], '\n'.join(lines))
+        text = '\n'.join(lines)
+        self.assertRegex(text, r'cache_read<fp64>\s+L1\s+128\.0\s+256\.0\s+2\.00 vec_int')
+        self.assertRegex(text, r'sram_read<fp32>\s+L1\s+128\.0\s+256\.0\s+2\.00 vec_int')
+        # AVX2 (Zen 3): the same loop on ymm moves half the bytes against L1's 64 B/clk.
+        ymm = [(n, [l.replace('zmm', 'ymm') for l in b]) for n, b in memory_kernels(INTEGER_READ)]
+        rows, failures = chl.arith_ceiling.judge('avx2', chl.memory_loops(ymm), device=False)
+        read = [r for r in rows if r['probe'] == 'cache_read' and r['level'] == 'L1']
+        self.assertTrue(read and all(r['class'] == 'vec_int' and r['ratio'] == 2.0 for r in read))
+
+    def test_a_read_planted_with_fp_adds_fails_the_gate(self):
+        lines, failures = chl.ceiling('avx512', memory_kernels(FP_READ))
+        at_l1 = [f for f in failures if ' at L1: its fp_add instructions cap it at 128.0' in f]
+        # cache_read and sram_read, fp64 and fp32; L2 and below keep 2 x their limit.
+        self.assertEqual(len(at_l1), 4, '\n'.join(lines))
+        self.assertEqual(len(failures), 4, failures)
+        self.assertIn('FAIL epyc-zen5-2vcpu.json: cache_read<fp64> at L1', '\n'.join(lines))
+
+    def test_the_command_exits_1_on_the_planted_read_and_0_without(self):
+        def main_on(functions):
+            saved, argv = chl.functions, sys.argv
+            chl.functions = lambda path: iter(functions)
+            sys.argv = ['check-hot-loops', '--isa', 'avx512', '--ceiling', 'avx512', 'canned']
+            try:
+                with contextlib.redirect_stdout(io.StringIO()) as out:
+                    return chl.main(), out.getvalue()
+            finally:
+                chl.functions, sys.argv = saved, argv
+        code, out = main_on(memory_kernels(INTEGER_READ))
+        self.assertEqual(code, 0, out)
+        code, out = main_on(memory_kernels(FP_READ))
+        self.assertEqual(code, 1, out)
+        self.assertIn('4 failure(s)', out)
+
+    def test_a_known_shortfall_is_printed_and_a_stale_one_fails(self):
+        key = ('avx512', 'cache_read', 'fp64', 'L1')
+        chl.arith_ceiling.KNOWN[key] = 'planted for the test'
+        try:
+            lines, failures = chl.ceiling('avx512', memory_kernels(FP_READ))
+            self.assertEqual(len(failures), 3, failures)
+            self.assertIn('KNOWN: planted for the test', '\n'.join(lines))
+            _, failures = chl.ceiling('avx512', memory_kernels(INTEGER_READ))
+            self.assertEqual(len(failures), 1)
+            self.assertIn('STALE', failures[0])
+        finally:
+            del chl.arith_ceiling.KNOWN[key]
 
 
 if __name__ == '__main__':
