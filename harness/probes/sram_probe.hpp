@@ -309,11 +309,9 @@ void SramProbe<Space, T>::run_op() {
           const std::size_t n = per_thread * sizeof(Word) / sizeof(SumWord);
           SumWord acc[Shape::kSumWords] = {};
           for (int p = 0; p < read_passes; ++p) {
+            const AliasWord* KOKKOS_RESTRICT v = words_pass_start(w);
             for (std::size_t j = 0; j < n; j += Shape::kSumWords)
-              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += w[j + k];
-            // Between sram_read's passes only: with it after sram_update's one sweep, GCC 12 (AVX2,
-            // fp64) kept that sweep's partial sums on the stack, a load and a store per vector.
-            if constexpr (Op == SramOp::kRead) words_pass_boundary();
+              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += v[j + k];
           }
           *sum = sram_sum(acc);
         } else {

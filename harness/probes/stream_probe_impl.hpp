@@ -151,9 +151,9 @@ void StreamProbe<Space, T, G>::run_host_read() {
           const std::size_t n = l.per_item * R;
           SumWord acc[W] = {};
           for (int p = 0; p < passes; ++p) {
+            const AliasWord* KOKKOS_RESTRICT v = words_pass_start(w);
             for (std::size_t j = 0; j < n; j += W)
-              for (std::size_t k = 0; k < W; ++k) acc[k] += w[j + k];
-            words_pass_boundary();
+              for (std::size_t k = 0; k < W; ++k) acc[k] += v[j + k];
           }
           for (std::size_t k = 0; k < W; ++k) total += acc[k];
         },

@@ -31,10 +31,20 @@ inline constexpr bool kSumsWords = std::is_floating_point_v<T> && sizeof(T) % si
 template <class T>
 inline constexpr std::size_t kWordsPerElement = sizeof(T) / sizeof(SumWord);
 
-// The end of a read pass over words: integer adds may be reordered at will, so without it the
-// compiler may sum a pass once and multiply it, or swap the passes' loop inward (fp adds forbid
-// both). The memory clobber makes every pass load its words again.
-KOKKOS_FORCEINLINE_FUNCTION void words_pass_boundary() { asm volatile("" ::: "memory"); }
+// The start of a read pass over words: the pointer comes back from an empty asm statement, so the
+// compiler cannot know that this pass reads what the last one did and must load every pass's
+// words again. Integer adds may be reordered at will: without it a pass summed once and multiplied,
+// or the passes' loop swapped inward, would be legal (fp adds forbid both). No memory clobber: with
+// `asm volatile("" ::: "memory")` after each pass instead, GCC 12 kept the partial sums in memory
+// (the stream read stored and reloaded them every pass; SramProbe<Serial>'s inlined team body
+// loaded and stored one per vector, sram_read at 0.56-0.59 x main's fp sum on an Intel Xeon).
+// Host code only: a device compile of a host space's kernel (dead there) keeps the pointer as is.
+KOKKOS_FORCEINLINE_FUNCTION const AliasWord* words_pass_start(const AliasWord* p) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  asm volatile("" : "+r"(p));
+#endif
+  return p;
+}
 
 // The sum of one element's words mod 2^32, on the host: the checks' side.
 template <class T>

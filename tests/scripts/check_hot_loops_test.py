@@ -137,6 +137,21 @@ class Kernels(unittest.TestCase):
         self.assertEqual(failed, 1)
         self.assertIn('on the stack', out)
 
+    def test_serials_inlined_kernels_are_checked(self):
+        # SramProbe<Serial>::run_op() holds the team body GCC inlined: with a memory clobber after
+        # each pass it loaded and stored the word sums through the stack at every vector.
+        serial = 'void ridgeline::SramProbe<Kokkos::Serial, double>::run_op<(ridgeline::SramOp)0>()'
+        stack = ('loop', ['vmovdqu32 (%rax),%zmm4', 'vpaddd 0xc0(%rsp),%zmm4,%zmm0',
+                          'vmovdqa32 %zmm0,0xc0(%rsp)', 'add    $0x40,%rax', 'cmp    %r11,%rcx'])
+        failed, out = run([(serial, body(stack))], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('on the stack in the hot loop', out)
+        registers = ('loop', ['vpaddd (%rax),%zmm1,%zmm1', 'add    $0x40,%rax', 'cmp    %rax,%rcx'])
+        self.assertEqual(run([(serial, body(registers))], 'avx512')[0], 0)
+        read = 'ridgeline::StreamProbe<Kokkos::Serial, float, false>::run_host_read()'
+        self.assertEqual(run([(read, body(registers))], 'avx512')[0], 0)
+        self.assertEqual(run([(read + ' [clone .cold]', body(registers))], 'avx512'), (0, ''))
+
     def test_spills_in_the_hot_loop_fail(self):
         loop = ('loop', ['vfmadd231pd %zmm1,%zmm2,%zmm3', 'vmovapd %zmm3,0x40(%rsp)',
                          'cmp    %rcx,%rdx'])
