@@ -239,8 +239,9 @@ class SramProbe final : public Probe {
 template <class Space, class T>
 template <SramOp Op>
 void SramProbe<Space, T>::run_op() {
-  constexpr std::size_t TS = Shape::kTeamSize, U = Shape::kWordsInFlight, L = Word::kLanes;
-  constexpr std::size_t A = Shape::kAccumulators;
+  // Shape's and Word's static members in the kernel, not local copies: nvcc refuses a lambda's
+  // first capture of a variable inside an `if constexpr`.
+  constexpr std::size_t TS = Shape::kTeamSize;
   const std::size_t words = words_, per_thread = words_ / TS;
   const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
   const int passes = passes_;
@@ -279,11 +280,10 @@ void SramProbe<Space, T>::run_op() {
                 buf[k * TS + t] = x;
               }
             } else {
-              // U words (one vector register of the ISA) at a time through a register array,
-              // as the read sweep: updated in place one word per step, GCC 12 made fp32's four
-              // lanes one xmm FMA per word and left the words' loop unvectorised (xmm, not
-              // zmm, on AVX-512). Shape's and Word's static members, not the locals U, L and A:
-              // nvcc refuses a lambda's first capture of a variable inside an `if constexpr`.
+              // kWordsInFlight words (one vector register of the ISA) at a time through a register
+              // array, as the read sweep: updated in place one word per step, GCC 12 made fp32's
+              // four lanes one xmm FMA per word and left the words' loop unvectorised (xmm, not
+              // zmm, on AVX-512).
               for (std::size_t k = 0; k < per_thread; k += Shape::kWordsInFlight) {
                 T x[Shape::kAccumulators];
                 for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u)
@@ -315,12 +315,12 @@ void SramProbe<Space, T>::run_op() {
           }
           *sum = sram_sum(acc);
         } else {
-          T acc[A] = {};
+          T acc[Shape::kAccumulators] = {};
           for (int p = 0; p < read_passes; ++p)
-            for (std::size_t k = 0; k < per_thread; k += U)
-              for (std::size_t u = 0; u < U; ++u) {
+            for (std::size_t k = 0; k < per_thread; k += Shape::kWordsInFlight)
+              for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u) {
                 const Word x = buf[(k + u) * TS + t];
-                for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
+                for (std::size_t l = 0; l < Word::kLanes; ++l) acc[u * Word::kLanes + l] += x.v[l];
               }
           *sum = sram_sum(acc);
         }
@@ -356,24 +356,24 @@ Verification SramProbe<Space, T>::verify() {
                            " thread 0 sum of 32-bit words " + std::to_string(out(g)) +
                            ", expected " + std::to_string(gold)};
     }
-    return {};
+  } else {
+    for (std::size_t g = 0; g < teams_; ++g)
+      for (std::size_t t = 0; t < TS; ++t) {
+        long double gold = 0;
+        for (std::size_t k = 0; k < per_thread; ++k)
+          for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t e = source_element(g, k * TS + t, l);
+            gold += read ? (long double)fma_input<T>(e) : (long double)ref[e % 16];
+          }
+        if (read) gold *= passes_;
+        const long double got = out(g * TS + t);
+        const long double tol = chain * epsilon<T>() * gold;
+        if (!(std::fabs(got - gold) <= tol))
+          return {false, info_.probe + ": team " + std::to_string(g) + " thread " +
+                             std::to_string(t) + " sum " + std::to_string((double)got) +
+                             ", expected " + std::to_string((double)gold)};
+      }
   }
-  for (std::size_t g = 0; g < teams_; ++g)
-    for (std::size_t t = 0; t < TS; ++t) {
-      long double gold = 0;
-      for (std::size_t k = 0; k < per_thread; ++k)
-        for (std::size_t l = 0; l < L; ++l) {
-          const std::size_t e = source_element(g, k * TS + t, l);
-          gold += read ? (long double)fma_input<T>(e) : (long double)ref[e % 16];
-        }
-      if (read) gold *= passes_;
-      const long double got = out(g * TS + t);
-      const long double tol = chain * epsilon<T>() * gold;
-      if (!(std::fabs(got - gold) <= tol))
-        return {false, info_.probe + ": team " + std::to_string(g) + " thread " +
-                           std::to_string(t) + " sum " + std::to_string((double)got) +
-                           ", expected " + std::to_string((double)gold)};
-    }
   return {};
 }
 

@@ -143,11 +143,15 @@ void StreamProbe<Space, T, G>::run_host_read() {
                   "whole rows of accumulators");
     const auto l = layout_;
     const int passes = passes_;
-    const AliasWord* KOKKOS_RESTRICT words = reinterpret_cast<const AliasWord*>(a_.data());
+    // The array's own pointer is captured, and cast inside: a captured AliasWord pointer is a
+    // template argument of nvcc's extended lambda, where GCC drops may_alias
+    // (-Wignored-attributes).
+    const T* KOKKOS_RESTRICT a = a_.data();
     Kokkos::parallel_reduce(
         "ridgeline::read", Kokkos::RangePolicy<Space>(0, l.items),
         KOKKOS_LAMBDA(const std::size_t item, SumWord& total) {
-          const AliasWord* KOKKOS_RESTRICT w = words + l.index(item, 0) * R;
+          const AliasWord* KOKKOS_RESTRICT w =
+              reinterpret_cast<const AliasWord*>(a + l.index(item, 0));
           const std::size_t n = l.per_item * R;
           SumWord acc[W] = {};
           for (int p = 0; p < passes; ++p) {
