@@ -214,6 +214,11 @@ TYPED_SRAM = ('ridgeline::SramProbe<Kokkos::OpenMP, %s>::run_op<(ridgeline::Sram
 # Eight zmm accumulators fed from memory, as GCC 12 compiles the word sums.
 INTEGER_READ = ['vpaddd %s(%%rax),%%zmm%d,%%zmm%d' % (hex(64 * i) if i else '', i, i) for i in range(8)]
 FP_READ = [line.replace('vpaddd', 'vaddpd') for line in INTEGER_READ]  # the planted read
+# The stream read as GCC 12 compiles it for AVX-512 (word_sum.hpp, xor3_pass): 16 vectors, one
+# vpternlogd per two, a load and a load-op each.
+XOR3_READ = sum((['vmovdqu32 %s(%%rax),%%zmm%d' % (hex(64 * (i + 8)), 8 + i),
+                  'vpternlogd $0x96,%s(%%rax),%%zmm%d,%%zmm%d' % (hex(64 * i) if i else '', 8 + i, i)]
+                 for i in range(8)), [])
 TRIAD = ['vmovupd (%r8,%rax,1),%zmm1', 'vfmadd213pd (%rsi,%rax,1),%zmm0,%zmm1',
          'vmovupd %zmm1,(%rdx,%rax,1)']
 DOT_LOOP = ['vmovupd (%rax),%zmm1', 'vfmadd231pd (%rbx),%zmm1,%zmm0']
@@ -257,6 +262,16 @@ class CeilingGate(unittest.TestCase):
         rows, failures = chl.arith_ceiling.judge('avx2', chl.memory_loops(ymm), device=False)
         read = [r for r in rows if r['probe'] == 'cache_read' and r['level'] == 'L1']
         self.assertTrue(read and all(r['class'] == 'vec_int' and r['ratio'] == 2.0 for r in read))
+
+    def test_the_xor3_read_is_found_and_passes(self):
+        found = chl.memory_loops([(dispatch(WORDS % 'float'), body(('loop', XOR3_READ + STEP)))])
+        self.assertEqual(found[('cache_read', 'fp32')],
+                         [{'bytes': 1024, 'counts': {'vec_int': 8, 'load': 16, 'issue': 19}}])
+        kernels = [(n, b) for n, b in memory_kernels(INTEGER_READ) if 'run_host_read' not in n]
+        kernels += [(dispatch(WORDS % t), body(('loop', XOR3_READ + STEP))) for t in ('double', 'float')]
+        lines, failures = chl.ceiling('avx512', kernels)
+        self.assertEqual(failures, [], '\n'.join(lines))
+        self.assertRegex('\n'.join(lines), r'cache_read<fp64>\s+L1\s+128\.0\s+\S+\s+\S+ (vec_int|issue)')
 
     def test_a_read_planted_with_fp_adds_fails_the_gate(self):
         lines, failures = chl.ceiling('avx512', memory_kernels(FP_READ))
