@@ -16,8 +16,13 @@
 // quarter-warp (no bank conflicts on CUDA), and no thread reads another's words (no barrier). On
 // hosts a team is one thread and its words are contiguous, so the sweeps vectorise like the
 // stream probes' (kIsa accumulators in flight), and the read sweeps sum the scratch's 32-bit words
-// with integer adds, as the stream probes' read (word_sum.hpp: fp adds would cap an L1 read on
-// Zen's two FADD pipes; no FLOPs counted on hosts but sram_update's FMAs).
+// with integer adds (word_sum.hpp: fp adds would cap an L1 read on Zen's two FADD pipes; no FLOPs
+// counted on hosts but sram_update's FMAs). Not the stream read's XOR of two vectors per update
+// (vpternlogd, faster on the Intel Xeon): the scratch holds fma_input's 16 values in turn, a
+// period that divides a lane's stride of elements (64 fp64, 128 fp32, 8 registers' worth), so
+// every lane sees one value, as often as the scratch has rows of lanes: an even count at the
+// profiles' power-of-two sizes (32 at 16 KiB), and every lane's XOR is 0 whatever was read. Its
+// check would be blind (new inputs for the read alone would be needed); the integer adds stay.
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos

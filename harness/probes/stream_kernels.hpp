@@ -38,8 +38,8 @@ struct StreamKernel {
                      // `arrays` when the output array is also read (in place)
   bool reduces = false;      // writes nothing: a sum comes back
   bool nontemporal = false;  // streaming stores where the host ISA has them
-  // Host spaces sum the array's 32-bit words with integer adds, 0 FLOPs (word_sum.hpp); `flops`
-  // is then the device kernels' count.
+  // Host spaces combine the array's 32-bit words with XORs and integer adds, 0 FLOPs
+  // (word_sum.hpp); `flops` is then the device kernels' count.
   bool host_words = false;
 };
 

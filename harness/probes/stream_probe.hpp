@@ -220,7 +220,7 @@ class StreamProbe final : public Probe {
     info_.dtype = dtype_name<T>();
     info_.elements = n;
     info_.working_set_bytes = n * sizeof(T) * kernel.arrays;
-    // Host spaces' read sums words with integer adds (word_sum.hpp): no FLOPs.
+    // Host spaces' read combines words with bitwise XORs and integer adds (word_sum.hpp): no FLOPs.
     info_.flops = sums_words() ? 0.0 : touched * kernel.flops;
     info_.bytes = touched * sizeof(T) * kernel.accesses;
     info_.params = {{"passes", passes_}};
@@ -241,10 +241,10 @@ class StreamProbe final : public Probe {
       info_.params["accumulators"] = GridLayout     ? Grid::kReduceRows * Grid::kVector
                                      : sums_words() ? LaunchShape<Space>::template lanes<SumWord>()
                                                     : LaunchShape<Space>::template lanes<T>();
-    // What the partial sums add: the 32-bit words of the elements (integer adds mod 2^32) or
-    // the elements (the dtype's adds).
+    // What the partial sums combine: the 32-bit words of the elements (XOR within a pass, lanes
+    // and passes added mod 2^32: word_sum.hpp) or the elements (the dtype's adds).
     if (kernel.reduces && kernel.host_words)
-      info_.params["sum"] = sums_words() ? "u32_words" : info_.dtype;
+      info_.params["sum"] = sums_words() ? "u32_words_xor3" : info_.dtype;
     info_.params.update(LaunchShape<Space>::isa_json());
     if (kernel.nontemporal) info_.params["streaming_stores"] = !GridLayout && kStreamingStores<T>;
     info_.name = point_name(info_.probe, info_.space, info_.dtype,
@@ -299,7 +299,7 @@ class StreamProbe final : public Probe {
 
   void run() override;
   void run_host();
-  // read on host spaces: the sum of a's 32-bit words (word_sum.hpp).
+  // read on host spaces: the XOR sum of a's 32-bit words (word_sum.hpp).
   void run_host_read();
   // Device spaces: each thread loads its round of U vectors before the first store, so U·16
   // bytes per array are in flight per thread (the pointers are lambda captures, where nvcc
@@ -313,6 +313,9 @@ class StreamProbe final : public Probe {
 
   Verification verify() override;
   Verification verify_on_device(const Kokkos::Array<T, kStreamPeriod>& want, T rel);
+
+  // Tests: a wrong word sum planted in place of the kernel's (verify_words' blind spots).
+  void plant_words_result_for_test(SumWord v) { Kokkos::deep_copy(words_result_, v); }
 
   void corrupt_output_for_test() override {
     if (kernel_.reduces && sums_words()) {
