@@ -15,14 +15,15 @@
 // consecutive words, so a warp's 32 × 16 bytes cover each of the 32 four-byte banks once per
 // quarter-warp (no bank conflicts on CUDA), and no thread reads another's words (no barrier). On
 // hosts a team is one thread and its words are contiguous, so the sweeps vectorise like the
-// stream probes' (kIsa accumulators in flight), and the read sweeps sum the scratch's 32-bit words
-// with integer adds (word_sum.hpp: fp adds would cap an L1 read on Zen's two FADD pipes; no FLOPs
-// counted on hosts but sram_update's FMAs). Not the stream read's XOR of two vectors per update
-// (vpternlogd, faster on the Intel Xeon): the scratch holds fma_input's 16 values in turn, a
-// period that divides a lane's stride of elements (64 fp64, 128 fp32, 8 registers' worth), so
-// every lane sees one value, as often as the scratch has rows of lanes: an even count at the
-// profiles' power-of-two sizes (32 at 16 KiB), and every lane's XOR is 0 whatever was read. Its
-// check would be blind (new inputs for the read alone would be needed); the integer adds stay.
+// stream probes' (kIsa accumulators in flight), and the read sweeps combine the scratch's 32-bit
+// words as the stream read does (word_sum.hpp, xor3_read: one 3-input XOR per two loaded vectors;
+// fp adds would cap an L1 read on Zen's two FADD pipes, and integer adds cost 5-8 % on the Intel
+// Xeon; no FLOPs counted on hosts but sram_update's FMAs). The XOR needs inputs that vary along a
+// lane: fma_input's 16 values repeat with a period that divides a lane's stride of elements (64
+// fp64, 128 fp32), so every lane would see one value an even number of times and XOR to 0
+// whatever was read. sram_read's scratch therefore holds sram_read_input's 7 values in turn (7 is
+// prime to every power-of-two stride); sram_update keeps fma_input's 16 (its replay needs them)
+// and its one final read sweep keeps integer adds.
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
@@ -41,7 +42,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/device_clock.hpp"
@@ -117,6 +120,12 @@ KOKKOS_INLINE_FUNCTION T sram_sum(T (&v)[N]) {
   return v[0];
 }
 
+// What sram_read's scratch holds: fma_input's first 7 values in turn (see the top of this file).
+template <class T>
+KOKKOS_INLINE_FUNCTION T sram_read_input(std::size_t i) {
+  return fma_input<T>(i % 7);
+}
+
 template <class Space, class T>
 class SramProbe final : public Probe {
  public:
@@ -167,7 +176,9 @@ class SramProbe final : public Probe {
                     {"words_per_thread", words_ / Shape::kTeamSize},
                     {"word_bytes", sizeof(Word)},
                     {"accumulators", Shape::kSumWords},
-                    {"sum", Shape::kWords ? "u32_words" : dtype_name<T>()},
+                    {"sum", !Shape::kWords ? dtype_name<T>()
+                            : read         ? "u32_words_xor3"
+                                           : "u32_words"},
                     {"source_regions", std::min(teams_, Shape::kSourceRegions)},
                     {"global_bytes", elements * s + threads * double(sizeof(Sum))},
                     {"bytes_counted",
@@ -188,11 +199,14 @@ class SramProbe final : public Probe {
     out_ = OutView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::sram_out"),
                    teams_ * Shape::kTeamSize);
     const WordView src = source_;
+    const bool read = op_ == SramOp::kRead;
     Kokkos::parallel_for(
         "ridgeline::sram_init", Kokkos::RangePolicy<Space>(0, src.extent(0)),
         KOKKOS_LAMBDA(const std::size_t w) {
-          for (std::size_t l = 0; l < Word::kLanes; ++l)
-            src(w).v[l] = fma_input<T>(w * Word::kLanes + l);
+          for (std::size_t l = 0; l < Word::kLanes; ++l) {
+            const std::size_t e = w * Word::kLanes + l;
+            src(w).v[l] = read ? sram_read_input<T>(e) : fma_input<T>(e);
+          }
         });
     fence();
     // Built once: the timed call launches the kernel and nothing else.
@@ -307,18 +321,20 @@ void SramProbe<Space, T>::run_op() {
         const int read_passes = Op == SramOp::kRead ? n_passes : 1;
         Sum* const sum = out + g * TS + t;  // captured here, not first inside `if constexpr`
         if constexpr (Shape::kWords) {
-          // Hosts: the thread's words (a team is one thread: contiguous) as 32-bit integers into
-          // kSumWords partial sums, the same registers' worth as the elements' (word_sum.hpp).
+          // Hosts: the thread's words (a team is one thread: contiguous) as 32-bit integers in
+          // kSumWords lanes, the same registers' worth as the elements' (word_sum.hpp): XORed two
+          // vectors at a time for sram_read, added for sram_update's one final sweep.
           static_assert(Shape::kTeamSize == 1, "one thread per team on hosts");
           const AliasWord* KOKKOS_RESTRICT w = reinterpret_cast<const AliasWord*>(buf);
           const std::size_t n = per_thread * sizeof(Word) / sizeof(SumWord);
-          SumWord acc[Shape::kSumWords] = {};
-          for (int p = 0; p < read_passes; ++p) {
-            const AliasWord* KOKKOS_RESTRICT v = words_pass_start(w);
+          if constexpr (Op == SramOp::kRead) {
+            *sum = xor3_read<Shape::kSumWords>(w, n, read_passes);
+          } else {
+            SumWord acc[Shape::kSumWords] = {};
             for (std::size_t j = 0; j < n; j += Shape::kSumWords)
-              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += v[j + k];
+              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += w[j + k];
+            *sum = sram_sum(acc);
           }
-          *sum = sram_sum(acc);
         } else {
           T acc[Shape::kAccumulators] = {};
           for (int p = 0; p < read_passes; ++p)
@@ -347,19 +363,33 @@ Verification SramProbe<Space, T>::verify() {
   const double chain = double(per_thread / U) * (read ? passes_ : 1) + std::log2(double(A)) + 1;
   const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_);
   if constexpr (Shape::kWords) {
-    // Hosts: the sum of the 32-bit words of the same values, mod 2^32, exactly.
+    // Hosts, exactly: sram_read replays xor3_pass on the words the scratch should hold
+    // (word_sum.hpp), passes × one pass; sram_update the sum of the 32-bit words of its values, mod
+    // 2^32.
+    std::vector<SumWord> words(per_thread * sizeof(Word) / sizeof(SumWord));
     for (std::size_t g = 0; g < teams_; ++g) {
       SumWord gold = 0;
-      for (std::size_t k = 0; k < per_thread; ++k)
-        for (std::size_t l = 0; l < L; ++l) {
-          const std::size_t e = source_element(g, k, l);
-          gold += element_word_sum(read ? fma_input<T>(e) : ref[e % 16]);
+      if (read) {
+        for (std::size_t k = 0; k < per_thread; ++k) {
+          Word x;
+          for (std::size_t l = 0; l < L; ++l) x.v[l] = sram_read_input<T>(source_element(g, k, l));
+          std::memcpy(words.data() + k * sizeof(Word) / sizeof(SumWord), &x, sizeof x);
         }
-      if (read) gold *= SumWord(passes_);
+        gold = xor3_pass<Shape::kSumWords>(words.data(), words.size()) * SumWord(passes_);
+        if (gold == 0)
+          return {false, info_.probe + ": team " + std::to_string(g) +
+                             " cannot verify: the expected XOR sum of 32-bit words is 0 at " +
+                             std::to_string(words_) + " words and " + std::to_string(passes_) +
+                             " passes (a kernel that read nothing matches)"};
+      } else {
+        for (std::size_t k = 0; k < per_thread; ++k)
+          for (std::size_t l = 0; l < L; ++l)
+            gold += element_word_sum(ref[source_element(g, k, l) % 16]);
+      }
       if (out(g) != gold)
-        return {false, info_.probe + ": team " + std::to_string(g) +
-                           " thread 0 sum of 32-bit words " + std::to_string(out(g)) +
-                           ", expected " + std::to_string(gold)};
+        return {false, info_.probe + ": team " + std::to_string(g) + " thread 0 " +
+                           (read ? "XOR sum" : "sum") + " of 32-bit words " +
+                           std::to_string(out(g)) + ", expected " + std::to_string(gold)};
     }
   } else {
     for (std::size_t g = 0; g < teams_; ++g)
@@ -368,7 +398,7 @@ Verification SramProbe<Space, T>::verify() {
         for (std::size_t k = 0; k < per_thread; ++k)
           for (std::size_t l = 0; l < L; ++l) {
             const std::size_t e = source_element(g, k * TS + t, l);
-            gold += read ? (long double)fma_input<T>(e) : (long double)ref[e % 16];
+            gold += read ? (long double)sram_read_input<T>(e) : (long double)ref[e % 16];
           }
         if (read) gold *= passes_;
         const long double got = out(g * TS + t);

@@ -154,9 +154,7 @@ void StreamProbe<Space, T, G>::run_host_read() {
           const AliasWord* KOKKOS_RESTRICT w =
               reinterpret_cast<const AliasWord*>(a + l.index(item, 0));
           const std::size_t n = l.per_item * R;
-          SumWord item_total = 0;
-          for (int p = 0; p < passes; ++p) item_total += xor3_pass<W>(words_pass_start(w), n);
-          total += item_total;
+          total += xor3_read<W>(w, n, passes);
         },
         words_result_);
   }

@@ -229,22 +229,39 @@ void host_reads_sum_words_exactly() {
     SCOPED_TRACE(s.info().name);
     const double elements = double(s.info().elements);
     EXPECT_EQ(s.info().flops, op == SramOp::kRead ? 0.0 : 2.0 * passes * elements);
-    EXPECT_EQ(s.info().params["sum"], "u32_words");  // SRAM reads still add words
+    const bool read = op == SramOp::kRead;
+    EXPECT_EQ(s.info().params["sum"], read ? "u32_words_xor3" : "u32_words");
     EXPECT_EQ(s.info().params["accumulators"], (SramShape<Host, T>::kSumWords));
     s.setup();
     s.run();
     s.fence();
     ASSERT_TRUE(s.verify().ok) << s.verify().error;
     s.corrupt_output_for_test();  // team 0's sum set to -7 (mod 2^32)
+    // Team 0's expected value, restated here: its scratch holds elements 0, 1, … of the inputs
+    // (sram_read_input, period 7; sram_update's replayed fma_input values, period 16). The read
+    // XORs word i into lane i mod W within a pass and adds the lanes; the update's final sweep
+    // adds the words.
     const std::size_t team_elements = s.info().working_set_bytes / sizeof(T);
-    SumWord want = 0;
+    constexpr std::size_t W = SramShape<Host, T>::kSumWords, R = sizeof(T) / sizeof(SumWord);
     const auto after = fma_reference<T>(passes);
+    std::vector<SumWord> lanes(W, 0);
+    SumWord want = 0;
     for (std::size_t e = 0; e < team_elements; ++e)
-      want += element_word_sum(op == SramOp::kRead ? fma_input<T>(e) : after[e % 16]);
-    if (op == SramOp::kRead) want *= SumWord(passes);
-    EXPECT_EQ(s.verify().error, s.info().probe + ": team 0 thread 0 sum of 32-bit words " +
-                                    std::to_string(static_cast<SumWord>(-7)) + ", expected " +
-                                    std::to_string(want));
+      for (std::size_t h = 0; h < R; ++h) {
+        const SumWord word = element_word(read ? sram_read_input<T>(e) : after[e % 16], h);
+        if (read)
+          lanes[(e * R + h) % W] ^= word;
+        else
+          want += word;
+      }
+    if (read) {
+      for (const SumWord lane : lanes) want += lane;
+      want *= SumWord(passes);
+      ASSERT_NE(want, 0u) << "a read of nothing would match";
+    }
+    EXPECT_EQ(s.verify().error, s.info().probe + ": team 0 thread 0 " + (read ? "XOR sum" : "sum") +
+                                    " of 32-bit words " + std::to_string(static_cast<SumWord>(-7)) +
+                                    ", expected " + std::to_string(want));
   }
 }
 
