@@ -1,10 +1,13 @@
 #include "results/memory_plateau.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "core/field_reader.hpp"
 #include "core/input_error.hpp"
+#include "core/units.hpp"
 
 namespace ridgeline {
 
@@ -48,6 +51,17 @@ std::vector<PlateauSet> sets_of_mix(const std::vector<PlateauSet>& sets, const s
   std::stable_sort(out.begin(), out.end(),
                    [](const PlateauSet& a, const PlateauSet& b) { return a.bytes < b.bytes; });
   return out;
+}
+
+bool keep_recorded_dram_size(MemoryPlateau& searched, const MemoryPlateau& recorded) {
+  const double size = recorded.planned_bytes;
+  if (!recorded.reached || !searched.reached || !(size > 0) || searched.start_bytes > size ||
+      searched.planned_bytes == size)
+    return false;
+  searched.planned_bytes = size;
+  searched.basis +=
+      fmt::format("; the recorded DRAM size ({}) lies on it and stands", format_size_bytes(size));
+  return true;
 }
 
 nlohmann::json to_json(const MemoryPlateau& p) {

@@ -64,6 +64,13 @@ std::vector<PlateauSet> sets_of_mix(const std::vector<PlateauSet>& sets, const s
 // smaller set faster than a larger one beyond noise is still a cache's.
 bool not_falling(const PlateauSet& smaller, const PlateauSet& larger, double tolerance);
 
+// A plateau searched anew where a recorded one (--plateau-from) did not hold: if tonight's begins
+// at or below the recorded DRAM size, that size lies on it and the DRAM points keep it (their
+// sizes and names, so a nightly does not lose them to a neighbour's burst during the
+// confirmation); `searched.planned_bytes` becomes the recorded size and the basis says so.
+// Returns whether it did.
+bool keep_recorded_dram_size(MemoryPlateau& searched, const MemoryPlateau& recorded);
+
 nlohmann::json to_json(const MemoryPlateau& p);
 // Reads what to_json wrote; InputError naming `file` and `at` otherwise.
 MemoryPlateau memory_plateau_from_json(const nlohmann::json& j, const std::string& file,

@@ -117,6 +117,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                 "Leave out a history night after the first (the baseline) that cannot be read, "
                 "and list it in --json's \"unreadable\"; an unreadable baseline still exits 2, "
                 "--json naming it");
+  cmd->add_option("--confirm", args->request.confirm,
+                  "A re-measure of the current file (the same sweep, run right after it): a "
+                  "slowdown is SLOWER only where the re-measure, compared with the same history, "
+                  "is slower too; else AMBIGUOUS \"not reproduced\"");
   cmd->add_flag("--allow-different-hosts", args->request.allow_different_hosts,
                 "Compare files measured on different hosts or devices");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });

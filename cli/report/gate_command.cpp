@@ -69,7 +69,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
       "The nightly gate over a store of baselines: compare tonight's results with this host's "
       "baseline and newest verified nights, keep unreadable files aside, let a verified night "
       "without a regression join the history (the oldest leave) and promote the first one; prints "
-      "the verdict, then one line per finding; exit 0, 1 (a regression or a failed run), 2");
+      "the verdict, then one line per finding; exit 0, 1 (a regression or a failed run), 2, or "
+      "with --confirm-pending 4 (slower only: re-measure, then call again with --confirm)");
   cmd->add_option("--store", args->store,
                   "The baselines folder: KEY.json (the baseline) and KEY.history/ per host/device")
       ->required();
@@ -92,6 +93,13 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--update-baseline", args->night.update_baseline,
                 "Promote tonight's results to the baseline (only if they verified); the history "
                 "starts again from it");
+  cmd->add_flag("--confirm-pending", args->night.confirm_pending,
+                "The caller re-measures a slower night: where slowdowns are its only "
+                "regressions, leave the store as it is and exit 4, to be called again with "
+                "--confirm (minimum detectable changes are those caught in both runs)");
+  cmd->add_option("--confirm", args->night.confirm,
+                  "Tonight's re-measure (the same sweep, run right after): a slowdown fails the "
+                  "night only where the re-measure is slower too");
   add_compare_options(*cmd, args->night.options);
   cmd->add_option("--out", args->out, "Also write compare's markdown to this file");
   cmd->add_option("--json", args->json, "Also write compare.json to this file");

@@ -260,20 +260,27 @@ std::map<std::string, MemoryPlateau> search_memory_plateaus(
     const SpaceLimits limits = space_limits(machine, name);
     PlateauSearch<Space> search(profile, limits, say);
     const auto it = expected.find(name);
+    // On a shared host a neighbour's burst during one of the two sets makes the doubling look
+    // slower (issue 49: 2 of 24 nights and 6 of their 23 re-measures on the Xeon VM, 2026-12-06,
+    // searched anew and renamed every DRAM point: MISSING, a failed night). A second try costs
+    // two sets; a machine whose caches really grew fails both.
     if (it != expected.end() && it->second.reached)
-      if (std::optional<MemoryPlateau> held = search.confirm(it->second, expected_from)) {
-        found[name] = *held;
-        return;
-      }
+      for (int attempt = 1; attempt <= 2; ++attempt)
+        if (std::optional<MemoryPlateau> held = search.confirm(it->second, expected_from)) {
+          found[name] = *held;
+          if (attempt > 1) found[name].basis += "; at the second try (the first fell short)";
+          return;
+        }
     found[name] = search.run();
-    if (it != expected.end())
-      found[name].basis +=
-          (found[name].basis.empty() ? "" : "; ") +
-          fmt::format(it->second.reached
-                          ? "the plateau {} recorded (from {}) did not hold, so it was "
-                            "searched anew"
-                          : "{} recorded no plateau, so it was searched anew",
-                      expected_from, format_size_bytes(it->second.start_bytes));
+    MemoryPlateau& p = found[name];
+    if (it == expected.end()) return;
+    p.basis += (p.basis.empty() ? "" : "; ") +
+               fmt::format(it->second.reached
+                               ? "the plateau {} recorded (from {}) did not hold, so it was "
+                                 "searched anew"
+                               : "{} recorded no plateau, so it was searched anew",
+                           expected_from, format_size_bytes(it->second.start_bytes));
+    keep_recorded_dram_size(p, it->second);
   });
   if (!host_space.empty())
     for_each_space([&](auto* s) {

@@ -59,6 +59,10 @@ CompareMetric metric_record(const MetricComparison& m, const std::string& kind) 
                                        s.dram_floor ? finite(*s.dram_floor) : std::nullopt,
                                        range_outcome_name(s.outcome)};
   }
+  if (m.remeasure) {
+    r.remeasure_change = finite(m.remeasure->change);
+    r.remeasure_verdict = verdict_name(m.remeasure->verdict);
+  }
   if (kind == "roof") {
     // Both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
     // verdict judges), `absolute_*` as measured.
@@ -105,6 +109,10 @@ json metric_to_json(const CompareMetric& r) {
                          {"history_highest", number(r.shared_level->history_highest)},
                          {"dram_floor", number(r.shared_level->dram_floor)},
                          {"outcome", r.shared_level->outcome}};
+  if (r.kind == "machine" || r.kind == "roof" || r.kind == "point")
+    j["remeasure"] = r.remeasure_verdict ? json{{"change", number(r.remeasure_change)},
+                                                {"verdict", *r.remeasure_verdict}}
+                                         : json(nullptr);
   if (r.kind == "roof") {
     j["relative_change"] = number(r.relative_change);
     j["absolute_baseline"] = number(r.absolute_baseline);
@@ -242,6 +250,13 @@ CompareMetric metric_from(const Fields& f) {
                                        s.num_or_null("history_highest"),
                                        s.num_or_null("dram_floor"), s.str("outcome")};
   }
+  // 1.5.0 and later; files of 1.4 have no re-measure.
+  if ((r.kind == "machine" || r.kind == "roof" || r.kind == "point") && f.has("remeasure") &&
+      !f.get("remeasure").is_null()) {
+    const Fields m(f.file(), f.get("remeasure"), f.at("remeasure"));
+    r.remeasure_change = m.num_or_null("change");
+    r.remeasure_verdict = m.str("verdict");
+  }
   if (r.kind == "roof") {
     r.relative_change = f.num_or_null("relative_change");
     r.absolute_baseline = f.num_or_null("absolute_baseline");
@@ -269,6 +284,7 @@ CompareOptions options_from(const Fields& f, bool kernels) {
   o.machine_k = f.num("machine_k");
   o.machine_threshold_pct = f.num("machine_threshold_pct");
   o.clock_limited_ambiguous = f.boolean("clock_limited_ambiguous");
+  if (f.has("remeasured")) o.remeasured = f.boolean("remeasured");  // 1.5.0 and later
   return o;
 }
 
@@ -310,6 +326,8 @@ CompareFile compare_file(const std::string& label, const Comparison& c, const Co
   for (const auto& m : c.roofs) f.metrics.push_back(cjson::metric_record(m, "roof"));
   for (const auto& m : c.points) f.metrics.push_back(cjson::metric_record(m, "point"));
   f.not_compared = c.not_compared;
+  if (!c.remeasure.empty()) f.remeasure = c.remeasure;
+  f.not_reproduced = c.not_reproduced;
   return f;
 }
 
@@ -396,6 +414,11 @@ std::string write_compare_json(const CompareFile& f) {
   j["options"]["machine_threshold_pct"] = f.options.machine_threshold_pct;
   j["options"]["clock_limited_ambiguous"] = f.options.clock_limited_ambiguous;
   j["shared_levels"] = f.shared_levels;
+  // The re-measure tonight's slowdowns were held to (null: none) and how many it did not
+  // reproduce.
+  j["options"]["remeasured"] = f.options.remeasured;
+  j["remeasure"] = cjson::text(f.remeasure);
+  j["not_reproduced"] = f.not_reproduced;
   return j.dump(1) + "\n";
 }
 
@@ -444,6 +467,10 @@ CompareFile parse_compare_json(const std::string& text_in, const std::string& fi
   out.night_cpu_wait_share = f.num_or_null("night_cpu_wait_share");
   out.busy_night = f.boolean("busy_night");
   out.shared_levels = f.counts("shared_levels");
+  if (f.has("remeasure")) {  // 1.5.0 and later
+    out.remeasure = f.str_or_null("remeasure");
+    out.not_reproduced = f.integer("not_reproduced");
+  }
   return out;
 }
 

@@ -14,8 +14,9 @@
 namespace ridgeline {
 
 // 1.4.0: the shared_level fields (per metric and the shared_levels counts), added without a bump
-// under 1.3.0.
-inline constexpr const char* kCompareSchemaVersion = "1.4.0";
+// under 1.3.0. 1.5.0: the re-measure (remeasure, not_reproduced, options.remeasured, each
+// metric's remeasure; history_decision transient_kept_out). The reader takes any 1.x.
+inline constexpr const char* kCompareSchemaVersion = "1.5.0";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.
@@ -47,6 +48,9 @@ struct CompareMetric {
   bool machine_busy = false;
   std::optional<double> cpu_wait_share, history_cpu_wait_share;
   std::optional<SharedLevelRecord> shared_level;
+  // A slowdown held to tonight's re-measure: the re-measure's change and verdict (results only).
+  std::optional<double> remeasure_change;
+  std::optional<std::string> remeasure_verdict;
   // kind "roof"
   std::optional<double> relative_change, absolute_baseline, absolute_change, absolute_tolerance;
   // kind "kernel": at most one entry (kind "fraction"); a vector, as the type is recursive.
@@ -63,7 +67,8 @@ struct CompareFile {
   // verdict and history_decision (both null) and unreadable only.
   std::string kind = "results";
   std::optional<std::string> verdict;           // "REGRESSION" or "no regression"
-  std::optional<std::string> history_decision;  // joins, regressed, busy_kept_out (results)
+  std::optional<std::string> history_decision;  // joins, regressed, busy_kept_out,
+                                                // transient_kept_out (results)
   std::vector<UnreadableFile> unreadable;
   int regressions = 0;
   bool gates_speed = false;
@@ -75,6 +80,8 @@ struct CompareFile {
   std::optional<double> night_cpu_wait_share;
   bool busy_night = false;
   std::map<std::string, int> shared_levels;  // "points" and one count per range outcome
+  std::optional<std::string> remeasure;      // the re-measure's label; null: none
+  int not_reproduced = 0;                    // slowdowns it did not reproduce (AMBIGUOUS)
   // both
   std::vector<std::string> history;
   std::string current;

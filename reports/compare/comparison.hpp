@@ -37,6 +37,11 @@ struct CompareOptions {
   // A machine-wide slowdown that a lower GPU clock or a new throttle reason explains stays SLOWER
   // "clock-limited" (a runner that throttles is a finding); true makes it AMBIGUOUS, not gated.
   bool clock_limited_ambiguous = false;
+  // A slowdown fails the gate only where a re-measure of tonight, run right after it, finds it
+  // too (compare/remeasure.hpp): a neighbour's burst on a shared host lands on one run, a slower
+  // machine or slower code on both. The printed minimum detectable changes are then the changes
+  // caught in both runs.
+  bool remeasured = false;
 };
 
 // What the range rule (compare/shared_level.hpp) made of a point in a cache level the run does
@@ -63,6 +68,12 @@ struct SharedLevel {
   // tonight has no DRAM-plateau point of that mix (or the point has no mix).
   std::optional<double> dram_floor;
   RangeOutcome outcome = RangeOutcome::kWithinTolerance;
+};
+
+// What the re-measure of tonight made of a metric the night found slower.
+struct Remeasure {
+  double change = 0;  // relative change in throughput, as `change`
+  Verdict verdict = Verdict::kSame;
 };
 
 struct MetricComparison {
@@ -116,6 +127,9 @@ struct MetricComparison {
   bool unfitted = false;
   // Points in a cache level the run does not own, judged against their history's range.
   std::optional<SharedLevel> shared;
+  // A slowdown the night found, as its re-measure saw it; SLOWER stands only where the re-measure
+  // is SLOWER too (else AMBIGUOUS "not reproduced").
+  std::optional<Remeasure> remeasure;
 };
 
 struct Comparison {
@@ -139,6 +153,10 @@ struct Comparison {
   double night_cpu_wait = -1;
   bool busy_night() const { return night_cpu_wait >= kBusyShare; }
   bool gates_speed = false;  // history_nights >= min_history: SLOWER fails the gate
+  // The re-measure tonight's slowdowns were held to (its label; empty: none), and how many of
+  // them it did not reproduce (made AMBIGUOUS).
+  std::string remeasure;
+  int not_reproduced = 0;
   int count(Verdict v) const;
   // FAILED + MISSING, and SLOWER when the history is long enough: the gate fails when not 0.
   int regressions() const;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "reports/compare/device_compare.hpp"
+#include "reports/compare/remeasure.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/kernels/kernels_file.hpp"
 #include "results/results_file.hpp"
@@ -44,7 +45,18 @@ GateResult device_gate(const GateRequest& r, Results cur) {
       r, [&history](const std::string& file) { history.push_back(load_results(file)); });
   GateResult run;
   run.label = cur.hostname + " (MPI job, " + std::to_string(cur.mpi_size) + " ranks)";
-  run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
+  if (!r.confirm.empty()) {
+    Results again = load_results(r.confirm);
+    if (again.mpi_size != cur.mpi_size || again.hostname != cur.hostname)
+      throw InputError(r.confirm, "mpi",
+                       "is not a re-measure of " + current_path +
+                           " (a re-measure of an MPI job is the same job on the same host)");
+    const Comparison remeasured = compare_devices(history, std::move(again), r.options);
+    run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
+    hold_to_remeasure(run.comparison, remeasured, r.confirm);
+  } else {
+    run.comparison = compare_devices(std::move(history), std::move(cur), r.options);
+  }
   if (run.comparison.roofs.empty() && run.comparison.points.empty())
     throw InputError(current_path, "points", "no device in common with the baseline to compare");
   run.file = compare_file(run.label, run.comparison, r.options, unreadable);
@@ -101,6 +113,7 @@ GateResult kernel_gate(const GateRequest& r) {
 
 GateResult results_gate(const GateRequest& r, Results cur) {
   const std::string& current_path = r.files.back();
+  const std::string identity = machine_identity(cur);
   std::vector<FileAnalysis> history;
   // A host mismatch names the current file: not the history file's fault, never skipped.
   struct DifferentHost {
@@ -138,6 +151,16 @@ GateResult results_gate(const GateRequest& r, Results cur) {
   run.comparison = compare_history(past, fc, r.options);
   if (run.comparison.roofs.empty() && run.comparison.points.empty())
     throw InputError(current_path, "points", "nothing in common with the baseline to compare");
+  if (!r.confirm.empty()) {
+    Results again = load_results(r.confirm);
+    if (again.mpi_size > 0 || machine_identity(again) != identity)
+      throw InputError(r.confirm, "context",
+                       "is not a re-measure of " + current_path + ": measured on '" +
+                           machine_identity(again) + "', tonight on '" + identity + "'");
+    const FileAnalysis fa =
+        analyze(std::move(again), kBootstrapReplicates, kBootstrapSeed + 2 + history.size());
+    hold_to_remeasure(run.comparison, compare_history(past, fa, r.options), r.confirm);
+  }
   run.label = fc.label;
   run.file = compare_file(run.label, run.comparison, r.options, unreadable);
   return run;
@@ -145,9 +168,17 @@ GateResult results_gate(const GateRequest& r, Results cur) {
 
 }  // namespace gate_driver_detail
 
-GateResult run_gate(const GateRequest& r) {
-  const std::string& current_path = r.files.back();
-  if (is_kernels_file(current_path)) return gate_driver_detail::kernel_gate(r);
+GateResult run_gate(const GateRequest& request) {
+  const std::string& current_path = request.files.back();
+  GateRequest r = request;
+  if (!r.confirm.empty()) r.options.remeasured = true;
+  if (is_kernels_file(current_path)) {
+    if (!r.confirm.empty())
+      throw InputError("", "--confirm",
+                       "goes with results files only (re-run the application to compare its "
+                       "kernels again)");
+    return gate_driver_detail::kernel_gate(r);
+  }
   if (!r.roofs.empty())
     throw InputError("", "--roofs", "goes with kernels files (libridgeline-kp.so's) only");
   Results cur = load_results(current_path);

@@ -22,6 +22,10 @@ struct GateRequest {
   // Leave out a history night after the first that cannot be read (listed in `unreadable`);
   // a baseline that cannot be read throws BaselineUnreadable.
   bool skip_unreadable_history = false;
+  // A re-measure of tonight (a results file of the same sweep, run right after it): every
+  // slowdown is held to it (compare/remeasure.hpp) and options.remeasured is set. Results files
+  // only (an MPI job's: a re-measure of the same job).
+  std::string confirm;
 };
 
 // The baseline (the first file) could not be read under skip_unreadable_history: the gate ends

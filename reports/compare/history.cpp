@@ -16,6 +16,7 @@ double night_cpu_wait(const Results& r) {
 HistoryDecision history_decision(const Comparison& c, int min_history) {
   if (c.regressions() > 0) return HistoryDecision::kRegressed;
   if (c.busy_night() && c.quiet_history_nights >= min_history) return HistoryDecision::kBusyKeptOut;
+  if (c.not_reproduced > 0) return HistoryDecision::kTransientKeptOut;
   return HistoryDecision::kJoins;
 }
 
@@ -27,6 +28,8 @@ const char* history_decision_name(HistoryDecision d) {
       return "regressed";
     case HistoryDecision::kBusyKeptOut:
       return "busy_kept_out";
+    case HistoryDecision::kTransientKeptOut:
+      return "transient_kept_out";
   }
   return "joins";
 }

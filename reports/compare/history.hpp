@@ -11,11 +11,13 @@ namespace ridgeline {
 // Whether tonight may join the history it was compared against, decided here once for every
 // script (scripts/nightly, scripts/gate-aa). Not when it regressed; not when it was measured on
 // a busy machine while the history holds min_history quiet nights (it would raise the history's
-// CPU wait and widen the spreads the gate judges by; with fewer, busy nights are all there is).
-// Whether tonight's run verified is the run's exit status, which compare does not see.
-enum class HistoryDecision { kJoins, kRegressed, kBusyKeptOut };
+// CPU wait and widen the spreads the gate judges by; with fewer, busy nights are all there is);
+// not when a slowdown of it was not reproduced by its re-measure (the transient would widen the
+// spreads as well). Whether tonight's run verified is the run's exit status, which compare does
+// not see.
+enum class HistoryDecision { kJoins, kRegressed, kBusyKeptOut, kTransientKeptOut };
 HistoryDecision history_decision(const Comparison& c, int min_history);
-const char* history_decision_name(HistoryDecision d);  // "joins", "regressed", "busy_kept_out"
+const char* history_decision_name(HistoryDecision d);  // "joins", "regressed", "busy_kept_out", …
 
 // The median CPU wait share of a night's points; < 0 where the file does not record it.
 double night_cpu_wait(const Results& r);

@@ -52,9 +52,11 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
   // 1.645 spreads, since tonight's own factor scatters by a spread around the change. The
   // threshold alone is a coin toss: gate-aa's 10 % plant was caught in 1 of the 2 recorded nights
   // whose threshold promised it (2026-12-06, the development VM).
+  // Held to a re-measure (compare/remeasure.hpp), a change is called only when both runs call
+  // it: each must then catch it in sqrt(95 %) of nights for the pair to catch it in 95 %.
   const double threshold_log = std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.spread);
-  m.min_detectable =
-      -std::expm1(-(threshold_log + z_two_sided(2 * (1 - kDetectionPower)) * m.spread));
+  const double power = o.remeasured ? std::sqrt(kDetectionPower) : kDetectionPower;
+  m.min_detectable = -std::expm1(-(threshold_log + z_two_sided(2 * (1 - power)) * m.spread));
   m.note = fmt::format(
       "{}machine-wide factor: the median over the points, taken out of each point and roof for "
       "their relative verdicts; judged against its spread across the history nights, {:.2f} % "

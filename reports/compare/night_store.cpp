@@ -68,6 +68,8 @@ std::optional<std::string> compare_tonight(const NightStore& store, const NightR
     const std::size_t nights = g.files.size();
     g.files.push_back(r.results);
     g.options = r.options;
+    g.options.remeasured = r.confirm_pending || !r.confirm.empty();
+    g.confirm = r.confirm;
     g.skip_unreadable_history = true;
     say(log, fmt::format("ridgeline compare: {} history night(s), {} (baseline) first, against {}",
                          nights, store.baseline().string(), r.results));
@@ -188,16 +190,29 @@ std::string night_text(const std::string& text) {
   return out;
 }
 
+// Whether a night's regressions are all slowdowns (SLOWER metrics, none FAILED or MISSING): what a
+// re-measure can still clear.
+bool only_slowdowns(const CompareFile& f) {
+  const auto count = [&f](const char* v) {
+    const auto it = f.counts.find(v);
+    return it == f.counts.end() ? 0 : it->second;
+  };
+  return f.regressions > 0 && count("FAILED") == 0 && count("MISSING") == 0;
+}
+
 void judge_compared_night(const CompareFile& f, NightOutcome& out) {
   if (f.regressions > 0) {
     out.verdict = "REGRESSION";
     // What got slower and by how much, what failed or went missing: one line each.
     for (const CompareMetric& m : f.metrics) {
       if (m.verdict == "SLOWER" && f.gates_speed)
-        out.details.push_back(fmt::format("SLOWER: `{}` {:.1f} % (tolerance {:.1f} %, p = {:.3g})",
-                                          night_text(m.metric), 100 * m.change.value_or(NAN),
-                                          100 * m.tolerance.value_or(NAN),
-                                          m.q_value.value_or(NAN)));
+        out.details.push_back(fmt::format(
+            "SLOWER: `{}` {:.1f} % (tolerance {:.1f} %, p = {:.3g}){}", night_text(m.metric),
+            100 * m.change.value_or(NAN), 100 * m.tolerance.value_or(NAN), m.q_value.value_or(NAN),
+            m.remeasure_verdict
+                ? fmt::format("; the re-measure: {:.1f} % ({})",
+                              100 * m.remeasure_change.value_or(NAN), *m.remeasure_verdict)
+                : std::string()));
       else if (m.verdict == "FAILED" || m.verdict == "MISSING")
         out.details.push_back(m.verdict + ": `" + night_text(m.metric) + "` (" +
                               night_text(m.note) + ")");
@@ -210,6 +225,10 @@ void judge_compared_night(const CompareFile& f, NightOutcome& out) {
   // Slowdowns explained by a busy machine are AMBIGUOUS: say so, a green night judged less.
   if (const int busy = busy_slowdowns(f); busy > 0)
     out.verdict += fmt::format("; {} slowdown(s) not judged: machine busy", busy);
+  // Slowdowns its re-measure did not find: a transient (a neighbour), reported and not gated.
+  if (f.not_reproduced > 0)
+    out.verdict +=
+        fmt::format("; {} slowdown(s) not reproduced by the re-measure", f.not_reproduced);
   // A shared cache level is judged less: say how many points, and how many fell below their
   // history (compare's report names them and says what it can still catch there).
   const auto count = [&f](const std::string& k) {
@@ -262,6 +281,16 @@ NightOutcome run_night(const NightStore& store, const NightRequest& r, std::ostr
           "if this machine's build changed on purpose, promote tonight's results: "
           "scripts/nightly --update-baseline");
       out.status = kExitBadInput;
+    } else if (r.confirm_pending && r.confirm.empty() && r.run_verified && !r.update_baseline &&
+               only_slowdowns(*out.file)) {
+      // Slower, nothing lost or failing: undecided until the caller's re-measure is held to it.
+      NightOutcome slower;
+      judge_compared_night(*out.file, slower);
+      out.verdict = fmt::format("RE-MEASURE: {} slowdown(s) to confirm", out.file->regressions);
+      out.details = slower.details;
+      out.status = kExitRemeasure;
+      night_store_detail::say(log, "slower: the store is left as it is until the re-measure");
+      return out;
     } else {
       compared = true;
       judge_compared_night(*out.file, out);
@@ -274,6 +303,10 @@ NightOutcome run_night(const NightStore& store, const NightRequest& r, std::ostr
         out.details.push_back(
             "tonight was measured on a busy machine: kept out of the history (enough quiet "
             "nights there)");
+      if (decision == "transient_kept_out")
+        out.details.push_back(
+            "tonight's slowdowns were not reproduced by its re-measure: kept out of the history "
+            "(a transient would widen its spreads)");
       // A verified night without a regression joins the history; the oldest beyond N leave.
       if (decision == "joins" && r.run_verified && !r.update_baseline) {
         store.add_night(r.results, r.night_name, r.nights);

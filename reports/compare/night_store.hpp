@@ -55,14 +55,23 @@ struct NightRequest {
   CompareOptions options;
   std::string date;        // today (UTC, YYYY-MM-DD): the suffix of files kept aside
   std::string night_name;  // the name tonight gets in the history (without .json)
+  // The caller re-measures a night the gate found slower: where SLOWER metrics are its only
+  // regressions (no FAILED or MISSING, the run verified), the night is not decided yet
+  // (kExitRemeasure, the store unchanged) until the caller comes back with `confirm`, the
+  // re-measure's results file, to which every slowdown is then held (compare/remeasure.hpp).
+  bool confirm_pending = false;
+  std::string confirm;
 };
+
+// The exit status of a night left undecided for its re-measure (NightRequest::confirm_pending).
+inline constexpr int kExitRemeasure = 4;
 
 struct NightOutcome {
   std::string verdict;               // the headline: "no regression", "REGRESSION", ...
   std::vector<std::string> details;  // markdown lines, one per finding
-  int status = 0;                    // the exit status: 0, 1 (a regression, a failed run), 2
-  std::optional<GateResult> run;     // the comparison, when one ran to a verdict
-  std::optional<CompareFile> file;   // compare.json (also an unreadable baseline's)
+  int status = 0;  // the exit status: 0, 1 (a regression, a failed run), 2, 4 (re-measure)
+  std::optional<GateResult> run;    // the comparison, when one ran to a verdict
+  std::optional<CompareFile> file;  // compare.json (also an unreadable baseline's)
 };
 
 // Judges tonight against the store and updates it (promotion, history, rotation, quarantine);

@@ -44,11 +44,17 @@ std::string row(const MetricComparison& m) {
 }
 
 // Up to five metric names, then "…".
+// The first five of a list, then "…".
+std::string first_five(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < 5; ++i) out += (i ? ", " : "") + items[i];
+  return out + (items.size() > 5 ? ", …" : "");
+}
+
 std::string some_names(const std::vector<const MetricComparison*>& list) {
-  std::string names;
-  for (std::size_t i = 0; i < list.size() && i < 5; ++i)
-    names += (i ? ", " : "") + md_code(list[i]->metric);
-  return names + (list.size() > 5 ? ", …" : "");
+  std::vector<std::string> names;
+  for (const MetricComparison* m : list) names.push_back(md_code(m->metric));
+  return first_five(names);
 }
 
 // Which points were judged against their history's range instead of its median, why, and what
@@ -118,6 +124,31 @@ std::string busy_line(const Comparison& c) {
       "(another process had it) more than in the history, by enough to explain the change; "
       "AMBIGUOUS, not gated: {}{}\n\n",
       n, n == 1 ? "" : "s", names, n > 5 ? ", …" : "");
+}
+
+// The re-measure tonight's slowdowns were held to: which it reproduced, which it did not.
+std::string remeasure_line(const Comparison& c) {
+  if (c.remeasure.empty()) return {};
+  std::vector<std::string> confirmed, cleared;
+  const auto add = [&](const MetricComparison& m) {
+    if (!m.remeasure) return;
+    (m.verdict == Verdict::kSlower ? confirmed : cleared)
+        .push_back(fmt::format("{} ({:+.1f} %, re-measured {:+.1f} %)", md_code(m.metric),
+                               100 * m.change, 100 * m.remeasure->change));
+  };
+  if (c.machine) add(*c.machine);
+  for (const auto* list : {&c.roofs, &c.points})
+    for (const auto& m : *list) add(m);
+  std::string md = fmt::format(
+      "**Re-measured** ({}): every slowdown fails the gate only where this second run of the "
+      "sweep, made right after tonight's and compared with the same history, is slower too; a "
+      "slowdown in one run of two (a neighbour's burst, or an intermittent regression) is "
+      "AMBIGUOUS \"not reproduced\".",
+      md_code(c.remeasure));
+  if (!confirmed.empty()) md += " Reproduced: " + first_five(confirmed) + ".";
+  if (!cleared.empty()) md += " Not reproduced: " + first_five(cleared) + ".";
+  if (confirmed.empty() && cleared.empty()) md += " Tonight found no slowdown to hold to it.";
+  return md + "\n\n";
 }
 
 // GPU runs: which verdicts a lower clock or a throttle may explain, and tonight's throttled
@@ -307,6 +338,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
   md += roof_table(c);
   md += clock_lines(c);
   md += busy_line(c);
+  md += remeasure_line(c);
   md += shared_lines(c);
   md +=
       "**What this history lets the gate catch** (smallest change of throughput it can call "

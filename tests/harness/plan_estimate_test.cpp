@@ -343,9 +343,11 @@ TEST(SramLaunch, AFileThatStatesNoSharedMemoryKeepsTwoWavesOfTheConcurrency) {
   const SramLaunch l = sram_launch(h200.capacities.residency, false, 16384 + 64, 128);
   EXPECT_EQ(l.teams, 0u);
   EXPECT_TRUE(l.to_json().at("blocks_per_unit").is_null());
-  for (const OutlinePoint& o : outline_device_plan(profile("gpu-first-light"), h200))
-    if (o.info.family == "sram" && o.measured())
+  for (const OutlinePoint& o : outline_device_plan(profile("gpu-first-light"), h200)) {
+    if (o.info.family == "sram" && o.measured()) {
       EXPECT_EQ(o.info.params.at("teams"), std::size_t(2 * 270336 / 128)) << o.info.name;
+    }
+  }
 }
 
 TEST(SramLaunch, TheSheetsGiveTheSameLaunchAsTheRuntime) {

@@ -166,6 +166,9 @@ class NightlyScript : public ::testing::Test {
                "else 0.001\n"
                "night = int(open(counter).read()) + 1 if os.path.exists(counter) else 0\n"
                "open(counter, 'w').write(str(night))\n"
+               "transient = tmp + '/transient.json'\n"
+               "slow = json.load(open(transient)) if os.path.exists(transient) else {}\n"
+               "if slow: os.remove(transient)\n"
                "d = json.load(open(out))\n"
                "if source:\n"
                "    d['points'] = json.load(open(source))['points']\n"
@@ -175,7 +178,7 @@ class NightlyScript : public ::testing::Test {
                "        json.dump(d['points'], open(recorded, 'w'))\n"
                "    d['points'] = json.load(open(recorded))\n"
                "for j, p in enumerate(d['points']):\n"
-               "    f = 1 + 0.005 * ((3 * night + 7 * j) % 5 - 2)\n"
+               "    f = (1 + 0.005 * ((3 * night + 7 * j) % 5 - 2)) * slow.get(p['name'], 1)\n"
                "    p['samples'] = [s * f for s in p['samples']]\n"
                "    for t in ('median_s', 'min_s', 'max_s'):\n"
                "        if p.get(t) is not None: p[t] *= f\n"
@@ -188,6 +191,10 @@ class NightlyScript : public ::testing::Test {
                "exit $rc\n";
     fs::permissions(wrapper, fs::perms::owner_all);
     return wrapper;
+  }
+  // One point of the next run only (not of its re-measure) times `factor`: a neighbour's burst.
+  void set_transient(const std::string& point, double factor) const {
+    std::ofstream((dir_ / "transient.json").string()) << json{{point, factor}}.dump();
   }
   // The median CPU-wait share replaying_binary() writes into the nights from now on.
   void set_cpu_wait(const char* share) const {
@@ -311,6 +318,9 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
                               << slurp((n.folder / "compare.md").string());
   const std::string s = n.summary();
   EXPECT_NE(s.find("REGRESSION"), std::string::npos) << s;
+  // Held to a re-measure, which ran the plant again and found it too.
+  EXPECT_TRUE(fs::exists(n.folder / "remeasure" / "results.json"));
+  EXPECT_NE(s.find("; the re-measure: -"), std::string::npos) << s;
   std::smatch m;
   ASSERT_TRUE(
       std::regex_search(s, m, std::regex("SLOWER: `triad/Serial/fp64/n:[0-9]+` (-[0-9.]+) %")))
@@ -331,6 +341,38 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
        fs::directory_iterator(baselines() / (only_baseline().stem().string() + ".history")))
     history += e.path().extension() == ".json";
   EXPECT_EQ(history, std::size_t(kMinHistory - 1));
+}
+
+// A slowdown in one run and not in its re-measure (a neighbour's burst on a shared host, issue 49)
+// is re-measured, reported as not reproduced, and does not fail the night or join the history.
+TEST_F(NightlyScript, ATransientSlowdownIsReMeasuredAndNotGated) {
+  const std::string wrapper = replaying_binary();
+  for (int i = 0; i <= kMinHistory; ++i) ASSERT_EQ(night("", wrapper).r.exit_code, 0);
+  const fs::path history = baselines() / (only_baseline().stem().string() + ".history");
+  const auto nights_in_history = [&history] {
+    return std::distance(fs::directory_iterator(history), fs::directory_iterator());
+  };
+  const auto before = nights_in_history();
+  set_transient("triad/Serial/fp64/n:10880", 3);
+  const Night n = night("", wrapper);
+  ASSERT_EQ(n.r.exit_code, 0) << n.r.err << "\n" << slurp((n.folder / "compare.md").string());
+  EXPECT_TRUE(fs::exists(n.folder / "remeasure" / "results.json"));
+  EXPECT_NE(n.r.err.find("re-measuring to confirm"), std::string::npos) << n.r.err;
+  const std::string s = n.summary();
+  // triad, and the roof it set.
+  EXPECT_TRUE(
+      std::regex_search(s, std::regex("[0-9]+ slowdown\\(s\\) not reproduced by the re-measure")))
+      << s;
+  EXPECT_NE(s.find("re-measured: `"), std::string::npos) << s;
+  const std::string md = slurp((n.folder / "compare.md").string());
+  const auto cleared = md.find("Not reproduced: ");
+  ASSERT_NE(cleared, std::string::npos) << md;
+  EXPECT_NE(md.find("`triad/Serial/fp64/n:10880` (-", cleared), std::string::npos) << md;
+  EXPECT_EQ(nights_in_history(), before);
+  // The next quiet night is decided at once: no re-measure.
+  const Night quiet = night("", wrapper);
+  ASSERT_EQ(quiet.r.exit_code, 0) << quiet.r.err;
+  EXPECT_FALSE(fs::exists(quiet.folder / "remeasure"));
 }
 
 // The history keeps the last N verified nights, the baseline counted; a promotion starts it again.

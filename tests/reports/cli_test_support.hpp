@@ -31,6 +31,26 @@ inline void write_json(const std::string& path, const nlohmann::json& j) {
   write_file(path, j.dump());
 }
 
+// One kernel of a kernels file (results/kernels_schema.md): `calls` 100 of `median` seconds each,
+// its quartiles and extremes a little around it, no counts.
+inline nlohmann::json kernel_entry(const std::string& label, double median) {
+  return {{"label", label},
+          {"region", "/step"},
+          {"kind", "for"},
+          {"space", "OpenMP"},
+          {"device_id", 0},
+          {"calls", 100},
+          {"seconds_total", 100 * median},
+          {"seconds_per_call",
+           {{"median", median},
+            {"p25", 0.99 * median},
+            {"p75", 1.01 * median},
+            {"min", 0.98 * median},
+            {"max", 1.05 * median},
+            {"calls_kept", 100}}},
+          {"counts", nullptr}};
+}
+
 // The fixture's point of this name (nullptr when absent).
 inline nlohmann::json* point_named(nlohmann::json& doc, const std::string& name) {
   for (auto& p : doc["points"])

@@ -31,6 +31,22 @@ GateResult recorded_gate() {
   return run_gate(g);
 }
 
+// The same with tonight's `read` point 3 × slower and night 5 as its re-measure, which is not:
+// the slowdown not reproduced (compare/remeasure.hpp). `dir` holds the planted file.
+GateResult remeasured_gate(const std::string& dir) {
+  json tonight = json::parse(slurp(night_file(4)));
+  for (auto& p : tonight["points"])
+    if (p["name"] == "read/Serial/fp64/n:32768") {
+      for (auto& t : p["samples"]) t = 3 * t.get<double>();
+      p["median_s"] = 3 * p["median_s"].get<double>();
+    }
+  write_json(dir + "/tonight.json", tonight);
+  GateRequest g;
+  g.files = {night_file(1), night_file(2), night_file(3), dir + "/tonight.json"};
+  g.confirm = night_file(5);
+  return run_gate(g);
+}
+
 // What the reader gives for `text`, or its error.
 std::string read_error(const std::string& text) {
   try {
@@ -61,6 +77,40 @@ TEST(CompareJson, ResultsFileReadsBackToTheSameText) {
   EXPECT_TRUE(machine);
 }
 
+TEST(CompareJson, ARemeasuredComparisonReadsBackToTheSameText) {
+  TempDir dir;
+  const GateResult run = remeasured_gate(dir.path);
+  const std::string text = write_compare_json(run.file);
+  const CompareFile back = parse_compare_json(text, "c.json");
+  EXPECT_EQ(write_compare_json(back), text);
+  EXPECT_TRUE(back.options.remeasured);
+  EXPECT_EQ(back.remeasure, std::optional<std::string>(night_file(5)));
+  EXPECT_EQ(back.not_reproduced, 1);
+  EXPECT_EQ(back.regressions, 0);
+  bool held = false;
+  for (const CompareMetric& m : back.metrics)
+    if (m.metric == "read/Serial/fp64/n:32768") {
+      held = true;
+      EXPECT_EQ(m.verdict, "AMBIGUOUS");
+      EXPECT_EQ(m.remeasure_verdict, std::optional<std::string>("SAME"));
+      ASSERT_TRUE(m.remeasure_change);
+      EXPECT_GT(*m.remeasure_change, -0.05);
+    } else {
+      EXPECT_FALSE(m.remeasure_verdict) << m.metric;  // only tonight's slowdowns are held
+    }
+  EXPECT_TRUE(held);
+  // A file of 1.4.0, before the re-measure, reads as having none.
+  json old = json::parse(text);
+  old["schema_version"] = "1.4.0";
+  old.erase("remeasure");
+  old.erase("not_reproduced");
+  old["options"].erase("remeasured");
+  for (auto& m : old["metrics"]) m.erase("remeasure");
+  const CompareFile before = parse_compare_json(old.dump(), "c.json");
+  EXPECT_FALSE(before.remeasure);
+  EXPECT_FALSE(before.options.remeasured);
+}
+
 TEST(CompareJson, CompareCommandWritesTheWritersText) {
   TempDir dir;
   const std::string out = dir.path + "/c.json";
@@ -68,25 +118,7 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
                              night_file(3) + " " + night_file(4) + " --json " + out);
   ASSERT_LE(r.exit_code, 1) << r.err;
   EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
-  EXPECT_EQ(read_compare_json(out).schema_version, "1.4.0");
-}
-
-json kernel(double median) {
-  return {{"label", "app::stream"},
-          {"region", "/step"},
-          {"kind", "for"},
-          {"space", "OpenMP"},
-          {"device_id", 0},
-          {"calls", 100},
-          {"seconds_total", 100 * median},
-          {"seconds_per_call",
-           {{"median", median},
-            {"p25", 0.99 * median},
-            {"p75", 1.01 * median},
-            {"min", 0.98 * median},
-            {"max", 1.05 * median},
-            {"calls_kept", 100}}},
-          {"counts", nullptr}};
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.5.0");
 }
 
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {
@@ -98,7 +130,7 @@ TEST(CompareJson, KernelsFileReadsBackToTheSameText) {
                       {"complete", true},
                       {"host", {{"hostname", "devbox"}}},
                       {"kokkos", {{"global_fencing", true}}},
-                      {"kernels", json::array({kernel(0.004 * f)})}};
+                      {"kernels", json::array({kernel_entry("app::stream", 0.004 * f)})}};
     files.push_back(dir.path + "/k" + std::to_string(files.size()) + ".json");
     write_json(files.back(), doc);
   }
@@ -233,6 +265,8 @@ TEST(CompareJson, SchemaDescribesEveryField) {
   ASSERT_FALSE(schema.empty());
   std::set<std::string> keys;
   collect_keys(json::parse(write_compare_json(recorded_gate().file)), keys);
+  TempDir dir;
+  collect_keys(json::parse(write_compare_json(remeasured_gate(dir.path).file)), keys);
   CompareFile kernels;
   kernels.kind = "kernels";
   kernels.verdict = "no regression";

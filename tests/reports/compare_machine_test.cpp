@@ -376,5 +376,25 @@ TEST(MachineFactor, TheMinimumDetectableChangeIsCaughtInNinetyFivePercentOfNight
   EXPECT_NE(at_threshold.verdict, Verdict::kSlower) << at_threshold.note;
 }
 
+// Held to a re-measure, a change is called only when both runs call it: each must catch it in
+// sqrt(95 %) of nights (1.955 spreads past the threshold, not 1.645), so the promise grows.
+TEST(MachineFactor, HeldToARemeasureTheMinimumDetectableChangeIsBothRunsCatchingIt) {
+  CompareOptions o;
+  MachineFactorEvidence e;
+  e.history = {0.03, -0.03, 0.015, -0.015, 0, 0.02, -0.02};
+  MetricComparison once, twice;
+  judge_machine_factor(once, e, o);
+  o.remeasured = true;
+  judge_machine_factor(twice, e, o);
+  ASSERT_GT(once.spread, 0);
+  const double shift = -std::log1p(-twice.min_detectable) - -std::log1p(-once.min_detectable);
+  EXPECT_NEAR(shift / once.spread, 1.955 - 1.645, 0.01);
+  // At that figure a night that scatters 1.955 spreads against it is still caught.
+  e.tonight = -std::log1p(-twice.min_detectable) - 1.95 * twice.spread;
+  MetricComparison planted;
+  judge_machine_factor(planted, e, o);
+  EXPECT_EQ(planted.verdict, Verdict::kSlower) << planted.note;
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -21,21 +21,7 @@ constexpr double kStreamS = 0.004, kCheckS = 0.001;
 constexpr double kHistory[] = {1.0, 1.004, 0.997, 1.002};  // the nights' jitter
 
 json kernel_json(const std::string& label, double median, bool counted) {
-  json k = {{"label", label},
-            {"region", "/step"},
-            {"kind", "for"},
-            {"space", "OpenMP"},
-            {"device_id", 0},
-            {"calls", 100},
-            {"seconds_total", 100 * median},
-            {"seconds_per_call",
-             {{"median", median},
-              {"p25", 0.99 * median},
-              {"p75", 1.01 * median},
-              {"min", 0.98 * median},
-              {"max", 1.05 * median},
-              {"calls_kept", 100}}},
-            {"counts", nullptr}};
+  json k = kernel_entry(label, median);
   if (counted)
     k["counts"] = {{"flop_per_call", kFlop},
                    {"bytes_per_call", kBytes},

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "reports/compare/night_store.hpp"
+#include "reports/compare/remeasure.hpp"
 #include "tests/reports/cli_test_support.hpp"
 
 namespace ridgeline {
@@ -54,6 +55,18 @@ class NightStoreTest : public ::testing::Test {
     r.update_baseline = update;
     r.date = kDate;
     r.night_name = "2026120" + std::to_string(count_) + "T000000Z_night";
+    log_.str("");
+    return run_night(store_, r, log_);
+  }
+  // A night held to a re-measure: `confirm` its results file, or empty with confirm_pending.
+  NightOutcome remeasured(const std::string& results, const std::string& confirm) {
+    NightRequest r;
+    r.results = results;
+    r.nights = nights_;
+    r.date = kDate;
+    r.night_name = "2026120" + std::to_string(count_) + "T000000Z_night";
+    r.confirm_pending = confirm.empty();
+    r.confirm = confirm;
     log_.str("");
     return run_night(store_, r, log_);
   }
@@ -157,6 +170,96 @@ TEST_F(NightStoreTest, ABusyNightStaysOutOfAQuietHistory) {
   EXPECT_EQ(history().size(), 2u);
 }
 
+// A slower night, nothing lost or failing, is not decided until it is re-measured: exit 4, the
+// store as it was.
+TEST_F(NightStoreTest, ASlowdownWaitsForItsRemeasureAndLeavesTheStoreAlone) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::string before = slurp(store_.baseline().string());
+  const std::vector<std::string> history_before = history();
+  const NightOutcome o = remeasured(tonight(3, "triad/Serial/fp64/n:10880"), "");
+  EXPECT_EQ(o.status, kExitRemeasure) << o.verdict;
+  // triad, and the roof it sets.
+  EXPECT_EQ(o.verdict.rfind("RE-MEASURE: ", 0), 0u) << o.verdict;
+  EXPECT_NE(o.verdict.find(" slowdown(s) to confirm"), std::string::npos) << o.verdict;
+  EXPECT_TRUE(has(o.details, "SLOWER: `triad/Serial/fp64/n:10880` -6")) << log_.str();
+  EXPECT_EQ(history(), history_before);
+  EXPECT_EQ(slurp(store_.baseline().string()), before);
+  ASSERT_TRUE(o.file);
+  EXPECT_TRUE(o.file->options.remeasured);  // its minimum detectable changes are both runs'
+  // A quiet night is decided at once, as without a re-measure.
+  const NightOutcome quiet = remeasured(tonight(), "");
+  EXPECT_EQ(quiet.status, 0) << quiet.verdict;
+  EXPECT_EQ(history().size(), history_before.size() + 1);
+}
+
+// The re-measure does not find the slowdown: a transient, AMBIGUOUS and not gated; the night stays
+// out of the history (it would widen the spreads). It finds it: the night fails as before.
+TEST_F(NightStoreTest, ASlowdownFailsOnlyWhereItsRemeasureFindsItToo) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::vector<std::string> history_before = history();
+  const std::string slow = tonight(3, "triad/Serial/fp64/n:10880");
+  const NightOutcome transient = remeasured(slow, tonight());
+  EXPECT_EQ(transient.status, 0) << transient.verdict;
+  ASSERT_TRUE(transient.file);
+  EXPECT_GE(transient.file->not_reproduced, 1);
+  EXPECT_NE(transient.verdict.find(std::to_string(transient.file->not_reproduced) +
+                                   " slowdown(s) not reproduced by the re-measure"),
+            std::string::npos)
+      << transient.verdict;
+  EXPECT_EQ(transient.file->history_decision, std::optional<std::string>("transient_kept_out"));
+  EXPECT_TRUE(has(transient.details, "not reproduced by its re-measure: kept out"));
+  EXPECT_EQ(history(), history_before);
+  bool seen = false;
+  for (const CompareMetric& m : transient.file->metrics)
+    if (m.metric == "triad/Serial/fp64/n:10880") {
+      seen = true;
+      EXPECT_EQ(m.verdict, "AMBIGUOUS");
+      EXPECT_EQ(m.remeasure_verdict, std::optional<std::string>("SAME"));
+      EXPECT_NE(m.note.find("not reproduced: the re-measure right after read"), std::string::npos)
+          << m.note;
+    }
+  EXPECT_TRUE(seen);
+
+  const NightOutcome real = remeasured(slow, tonight(3, "triad/Serial/fp64/n:10880"));
+  EXPECT_EQ(real.status, 1) << real.verdict;
+  EXPECT_EQ(real.verdict, "REGRESSION");
+  EXPECT_TRUE(has(real.details, "the re-measure: -6")) << real.details.front();
+  EXPECT_EQ(history(), history_before);
+  // The verdict is compare.json's, the re-measure's fields included.
+  NightOutcome again;
+  judge_compared_night(parse_compare_json(write_compare_json(*real.file), "c.json"), again);
+  EXPECT_EQ(again.details, real.details);
+}
+
+// Every point slower: the machine-wide factor is held to the re-measure like any metric.
+TEST_F(NightStoreTest, AMachineWideSlowdownIsHeldToItsRemeasure) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  const std::string slow = tonight(1.25);
+  const NightOutcome transient = remeasured(slow, tonight());
+  EXPECT_EQ(transient.status, 0) << transient.verdict;
+  EXPECT_EQ(transient.file->machine_verdict, std::optional<std::string>("AMBIGUOUS"));
+  const NightOutcome real = remeasured(slow, tonight(1.25));
+  EXPECT_EQ(real.status, 1) << real.verdict;
+  EXPECT_EQ(real.file->machine_verdict, std::optional<std::string>("SLOWER"));
+}
+
+// A lost point is not noise: no re-measure is asked for, the night fails at once.
+TEST_F(NightStoreTest, ALostPointIsNotHeldToARemeasure) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(night(tonight()).status, 0);
+  json lost = json::parse(slurp(tonight(3, "triad/Serial/fp64/n:10880")));
+  auto& points = lost["points"];
+  points.erase(
+      std::remove_if(points.begin(), points.end(),
+                     [](const json& p) { return p["name"] == "copy/Serial/fp64/n:16384"; }),
+      points.end());
+  const std::string file = dir_.path + "/lost.json";
+  write_json(file, lost);
+  const NightOutcome o = remeasured(file, "");
+  EXPECT_EQ(o.status, 1) << o.verdict;
+  EXPECT_EQ(o.verdict, "REGRESSION");
+  EXPECT_TRUE(has(o.details, "MISSING: `copy/Serial/fp64/n:16384`")) << o.details.front();
+}
+
 TEST_F(NightStoreTest, UnreadableHistoryNightIsKeptAsideAndLeftOut) {
   for (int i = 0; i < 3; ++i) ASSERT_EQ(night(tonight()).status, 0);
   const fs::path broken = store_.history_dir() / history().front();
@@ -246,6 +349,71 @@ TEST(GateCommand, PrintsTheBaselineAndTheVerdict) {
       << r.err;
   EXPECT_EQ(run_command(kBin + " gate" + store).exit_code, 2);  // no --results
   EXPECT_EQ(run_command(kBin + " gate" + store + " --results x --history 0").exit_code, 2);
+}
+
+// The rule itself (compare/remeasure.hpp), on constructed verdicts: a slowdown stands unless the
+// re-measure contradicts it, i.e. does not call it SLOWER, FAILED or MISSING and reads the metric
+// within tonight's tolerance. A re-measure too noisy to call it but still reading it (night-07 of
+// the 2026-12-06 Xeon series: a planted 10 % peak slowdown read -31.8 %, SAME against its own 47 %
+// tolerance) does not clear it. FAILED and MISSING are never held.
+TEST(Remeasure, ASlowdownIsClearedOnlyByARemeasureThatContradictsIt) {
+  MetricComparison slower;
+  slower.metric = "peak/OpenMP/fp64/k:1024";
+  slower.verdict = Verdict::kSlower;
+  slower.change = -0.094;
+  slower.tolerance = 0.059;
+  MetricComparison lost = slower;
+  lost.metric = "read/OpenMP/fp64/n:1";
+  lost.verdict = Verdict::kMissing;
+  const auto held = [&](Verdict v, double change, bool in_remeasure = true) {
+    Comparison night;
+    night.points = {slower, lost};
+    Comparison again;
+    MetricComparison a = slower;
+    a.verdict = v;
+    a.change = change;
+    a.tolerance = 0.47;
+    if (in_remeasure) again.points = {a};
+    hold_to_remeasure(night, again, "again.json");
+    EXPECT_EQ(night.points[1].verdict, Verdict::kMissing);  // never held
+    EXPECT_EQ(night.remeasure, "again.json");
+    return night;
+  };
+  const Comparison cleared = held(Verdict::kSame, -0.01);
+  EXPECT_EQ(cleared.points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(cleared.not_reproduced, 1);
+  ASSERT_TRUE(cleared.points[0].remeasure);
+  EXPECT_EQ(cleared.points[0].remeasure->verdict, Verdict::kSame);
+  EXPECT_EQ(held(Verdict::kFaster, 0.02).points[0].verdict, Verdict::kAmbiguous);
+  EXPECT_EQ(held(Verdict::kAmbiguous, -0.03).points[0].verdict, Verdict::kAmbiguous);
+  // Not contradicted: the re-measure still reads it, called or not.
+  EXPECT_EQ(held(Verdict::kSame, -0.318).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kAmbiguous, -0.2).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kSlower, -0.1).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kFailed, -0.01).points[0].verdict, Verdict::kSlower);
+  EXPECT_EQ(held(Verdict::kSlower, -0.1).not_reproduced, 0);
+  // A metric the re-measure lacks cannot be cleared.
+  EXPECT_EQ(held(Verdict::kSame, 0, false).points[0].verdict, Verdict::kSlower);
+}
+
+// `compare --confirm`: the re-measure is a results file of the same host; anything else is one
+// line naming it, exit 2.
+TEST(CompareConfirm, ARemeasureOfAnotherHostOrOfKernelsIsBadInput) {
+  const std::string night = kData + "/gate-history/night-01.json";
+  const std::string history = night + " " + kData + "/gate-history/night-02.json ";
+  auto r = run_command(kBin + " compare " + history + kData + "/gate-history/night-03.json" +
+                       " --confirm " + kData + "/cpu_other_host.json");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("cpu_other_host.json: context: is not a re-measure of"), std::string::npos)
+      << r.err;
+  r = run_command(kBin + " compare " + history + kData + "/gate-history/night-03.json" +
+                  " --confirm " + kData + "/gate-history/night-04.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("**Re-measured**"), std::string::npos) << r.out;
+  const std::string kernels = kData + "/kernels/connector-1.2-per-launch.json";
+  r = run_command(kBin + " compare " + kernels + " " + kernels + " --confirm " + kernels);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--confirm: goes with results files only"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -69,6 +69,34 @@ TEST(PlateauRule, AKnownLlcIsConfirmedByOneDoubling) {
   EXPECT_FALSE(plateau_start(sweep("read", {{1200 * kMiB, 52.0}, {2400 * kMiB, 37.0}}), 0.05, 1));
 }
 
+// A nightly whose recorded plateau did not hold searched anew: where tonight's plateau begins at
+// or below the recorded DRAM size, the size stands (the DRAM points keep their names); where it
+// begins above it, or was not reached, tonight's stands.
+TEST(PlateauRule, ARecordedDramSizeOnTonightsPlateauStands) {
+  MemoryPlateau recorded;
+  recorded.reached = true;
+  recorded.start_bytes = recorded.planned_bytes = 1 * kGiB;
+  MemoryPlateau tonight;
+  tonight.reached = true;
+  tonight.start_bytes = tonight.planned_bytes = 256 * kMiB;  // issue 49's night 4 on the Xeon VM
+  tonight.basis = "measured";
+  EXPECT_TRUE(keep_recorded_dram_size(tonight, recorded));
+  EXPECT_EQ(tonight.planned_bytes, 1 * kGiB);
+  EXPECT_EQ(tonight.start_bytes, 256 * kMiB);  // where tonight saw it begin, as measured
+  EXPECT_NE(tonight.basis.find("the recorded DRAM size (1 GiB) lies on it and stands"),
+            std::string::npos)
+      << tonight.basis;
+  MemoryPlateau higher = tonight;
+  higher.start_bytes = higher.planned_bytes = 2 * kGiB;  // the caches grew: a new size
+  EXPECT_FALSE(keep_recorded_dram_size(higher, recorded));
+  EXPECT_EQ(higher.planned_bytes, 2 * kGiB);
+  MemoryPlateau unreached = tonight;
+  unreached.reached = false;
+  unreached.planned_bytes = 4 * kGiB;
+  EXPECT_FALSE(keep_recorded_dram_size(unreached, recorded));
+  EXPECT_EQ(unreached.planned_bytes, 4 * kGiB);
+}
+
 // Noise widens the tolerance: two sets whose calls spread 3 % each agree 10 % apart, not 12 %.
 TEST(PlateauRule, TheCallsSpreadWidensTheTolerance) {
   const PlateauSet a{"read", kGiB, 100e9, 0.03, 5}, b{"read", 2 * kGiB, 90e9, 0.03, 5},
