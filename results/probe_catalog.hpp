@@ -64,6 +64,10 @@ struct StreamCounts {
   // Stores bypass the caches where the ISA has streaming stores (x86 `movnt`): no line is read
   // before it is written.
   bool nontemporal = false;
+  // On host spaces the kernel reads the array's bytes as 32-bit words, XORed within a pass and
+  // added mod 2^32 across lanes and passes (harness/probes/word_sum.hpp): no FLOPs there. `flops`
+  // is the device kernels' count (fp adds).
+  bool host_words = false;
 };
 
 // Where and how the report's Methods names a probe among the kernels of its traffic mix.
@@ -117,6 +121,11 @@ struct ProbeSpec {
   constexpr ProbeSpec streaming_stores() const {
     ProbeSpec p = *this;
     p.counts.nontemporal = true;
+    return p;
+  }
+  constexpr ProbeSpec sums_words_on_hosts() const {
+    ProbeSpec p = *this;
+    p.counts.host_words = true;
     return p;
   }
   constexpr ProbeSpec moves(int reads, int writes, int allocating, std::string_view moved) const {
@@ -195,8 +204,11 @@ inline constexpr ProbeSpec kProbes[] = {
         .runs("dot", 2, 2)
         .moves(2, 0, 0, "read only")
         .in_methods(8, "dot"),
-    probe_spec("read", "bandwidth", "sum += a")
+    // A bandwidth probe: on hosts an XOR sum of a's 32-bit words (0 FLOPs: fp adds would cap an
+    // L1 read on two FADD pipes), on GPUs an fp add per element (1 FLOP).
+    probe_spec("read", "bandwidth", "sum += a (hosts: XOR sum of a's 32-bit words)")
         .runs("read", 1, 1)
+        .sums_words_on_hosts()
         .moves(1, 0, 0, "read only")
         .in_methods(7, "read"),
     probe_spec("fill", "bandwidth", "a = q")

@@ -15,7 +15,15 @@
 // consecutive words, so a warp's 32 × 16 bytes cover each of the 32 four-byte banks once per
 // quarter-warp (no bank conflicts on CUDA), and no thread reads another's words (no barrier). On
 // hosts a team is one thread and its words are contiguous, so the sweeps vectorise like the
-// stream probes' (kIsa accumulators in flight).
+// stream probes' (kIsa accumulators in flight), and the read sweeps combine the scratch's 32-bit
+// words as the stream read does (word_sum.hpp, xor3_read: one 3-input XOR per two loaded vectors;
+// fp adds would cap an L1 read on Zen's two FADD pipes, and integer adds cost 5-8 % on the Intel
+// Xeon; no FLOPs counted on hosts but sram_update's FMAs). The XOR needs inputs that vary along a
+// lane: fma_input's 16 values repeat with a period that divides a lane's stride of elements (64
+// fp64, 128 fp32), so every lane would see one value an even number of times and XOR to 0
+// whatever was read. sram_read's scratch therefore holds sram_read_input's 7 values in turn (7 is
+// prime to every power-of-two stride); sram_update keeps fma_input's 16 (its replay needs them)
+// and its one final read sweep keeps integer adds.
 //
 // CUDA/HIP: written for them with the API Kokkos 3.4 and 4.x share (TeamPolicy, PerTeam scratch,
 // ScratchMemorySpace::get_shmem_aligned, scratch_size_max); compiled for sm_89/sm_90 (Kokkos
@@ -34,7 +42,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "harness/compat/kokkos_compat.hpp"
 #include "harness/probes/device_clock.hpp"
@@ -43,6 +53,7 @@
 #include "harness/probes/layout.hpp"
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
+#include "harness/probes/word_sum.hpp"
 
 namespace ridgeline {
 
@@ -75,6 +86,12 @@ struct SramShape {
           : std::max<std::size_t>(1, LaunchShape<Space>::template lanes<T>() / kLanes);
   static constexpr std::size_t kAccumulators = kWordsInFlight * kLanes;
   static_assert((kAccumulators & (kAccumulators - 1)) == 0, "pairwise sum needs a power of two");
+  // Hosts sum the scratch's 32-bit words with integer adds (word_sum.hpp): the same registers
+  // hold kSumWords words. GPUs add elements in T (stream_probe_impl.hpp, reduce_vectors, says
+  // why). Sum: what a thread's sum and its stored value are.
+  static constexpr bool kWords = !kIsDeviceSpace<Space> && kSumsWords<T>;
+  using Sum = std::conditional_t<kWords, SumWord, T>;
+  static constexpr std::size_t kSumWords = kAccumulators * (kWords ? kWordsPerElement<T> : 1);
   // A team's words are a whole number of groups per thread.
   static constexpr std::size_t kGranuleWords = kTeamSize * kWordsInFlight;
   // Teams: four per host thread (a thread that starts late does not stretch the call); on GPUs
@@ -103,6 +120,12 @@ KOKKOS_INLINE_FUNCTION T sram_sum(T (&v)[N]) {
   return v[0];
 }
 
+// What sram_read's scratch holds: fma_input's first 7 values in turn (see the top of this file).
+template <class T>
+KOKKOS_INLINE_FUNCTION T sram_read_input(std::size_t i) {
+  return fma_input<T>(i % 7);
+}
+
 template <class Space, class T>
 class SramProbe final : public Probe {
  public:
@@ -110,7 +133,8 @@ class SramProbe final : public Probe {
   using Word = typename Shape::Word;
   using Team = Kokkos::TeamPolicy<Space>;
   using WordView = Kokkos::View<Word*, typename Space::memory_space>;
-  using OutView = Kokkos::View<T*, typename Space::memory_space>;
+  using Sum = typename Shape::Sum;
+  using OutView = Kokkos::View<Sum*, typename Space::memory_space>;
 
   // The most scratch bytes per team the space allows (Kokkos' level-0 limit, less the padding
   // that aligns the buffer).
@@ -139,8 +163,10 @@ class SramProbe final : public Probe {
     info_.working_set_bytes = words_ * sizeof(Word);  // one team's scratch: what the grade names
     const double sweeps = read ? 1.0 + passes : 2.0 + 2.0 * passes;  // fill + passes (+ final)
     info_.bytes = sweeps * elements * s;
-    info_.flops = (read ? double(passes) : 2.0 * passes + 1.0) * elements +
-                  threads * double(Shape::kAccumulators - 1);
+    // Hosts: the read sweeps' adds are integer adds of words, no FLOPs; sram_update's FMAs remain.
+    info_.flops = Shape::kWords ? (read ? 0.0 : 2.0 * passes * elements)
+                                : (read ? double(passes) : 2.0 * passes + 1.0) * elements +
+                                      threads * double(Shape::kAccumulators - 1);
     info_.params = {{"passes", passes},
                     {"scratch_bytes", info_.working_set_bytes},
                     {"requested_bytes", requested_bytes ? requested_bytes : scratch_bytes},
@@ -149,9 +175,12 @@ class SramProbe final : public Probe {
                     {"team_size", Shape::kTeamSize},
                     {"words_per_thread", words_ / Shape::kTeamSize},
                     {"word_bytes", sizeof(Word)},
-                    {"accumulators", Shape::kAccumulators},
+                    {"accumulators", Shape::kSumWords},
+                    {"sum", !Shape::kWords ? dtype_name<T>()
+                            : read         ? "u32_words_xor3"
+                                           : "u32_words"},
                     {"source_regions", std::min(teams_, Shape::kSourceRegions)},
-                    {"global_bytes", elements * s + threads * s},
+                    {"global_bytes", elements * s + threads * double(sizeof(Sum))},
                     {"bytes_counted",
                      "scratch reads and writes, the fill's writes included; the fill's global "
                      "reads and the one store per thread are global_bytes, timed but not counted"}};
@@ -170,11 +199,14 @@ class SramProbe final : public Probe {
     out_ = OutView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::sram_out"),
                    teams_ * Shape::kTeamSize);
     const WordView src = source_;
+    const bool read = op_ == SramOp::kRead;
     Kokkos::parallel_for(
         "ridgeline::sram_init", Kokkos::RangePolicy<Space>(0, src.extent(0)),
         KOKKOS_LAMBDA(const std::size_t w) {
-          for (std::size_t l = 0; l < Word::kLanes; ++l)
-            src(w).v[l] = fma_input<T>(w * Word::kLanes + l);
+          for (std::size_t l = 0; l < Word::kLanes; ++l) {
+            const std::size_t e = w * Word::kLanes + l;
+            src(w).v[l] = read ? sram_read_input<T>(e) : fma_input<T>(e);
+          }
         });
     fence();
     // Built once: the timed call launches the kernel and nothing else.
@@ -199,7 +231,7 @@ class SramProbe final : public Probe {
   Verification verify() override;
 
   void corrupt_output_for_test() override {
-    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), T(-7));
+    Kokkos::deep_copy(Kokkos::subview(out_, std::make_pair(0, 1)), static_cast<Sum>(-7));
   }
 
   // Public: nvcc refuses an extended lambda inside a private or protected member function.
@@ -226,14 +258,15 @@ class SramProbe final : public Probe {
 template <class Space, class T>
 template <SramOp Op>
 void SramProbe<Space, T>::run_op() {
-  constexpr std::size_t TS = Shape::kTeamSize, U = Shape::kWordsInFlight, L = Word::kLanes;
-  constexpr std::size_t A = Shape::kAccumulators;
+  // Shape's and Word's static members in the kernel, not local copies: nvcc refuses a lambda's
+  // first capture of a variable inside an `if constexpr`.
+  constexpr std::size_t TS = Shape::kTeamSize;
   const std::size_t words = words_, per_thread = words_ / TS;
   const std::size_t regions = std::min(teams_, Shape::kSourceRegions);
   const int passes = passes_;
   const T alpha = runtime_value(kFmaAlpha<T>), beta = runtime_value(kFmaBeta<T>);
   const Word* const source = source_.data();
-  T* const out = out_.data();
+  Sum* const out = out_.data();
   Kokkos::parallel_for(
       Op == SramOp::kRead ? "ridgeline::sram_read" : "ridgeline::sram_update", policy_,
       KOKKOS_LAMBDA(const typename Team::member_type& team) {
@@ -266,11 +299,10 @@ void SramProbe<Space, T>::run_op() {
                 buf[k * TS + t] = x;
               }
             } else {
-              // U words (one vector register of the ISA) at a time through a register array,
-              // as the read sweep: updated in place one word per step, GCC 12 made fp32's four
-              // lanes one xmm FMA per word and left the words' loop unvectorised (xmm, not
-              // zmm, on AVX-512). Shape's and Word's static members, not the locals U, L and A:
-              // nvcc refuses a lambda's first capture of a variable inside an `if constexpr`.
+              // kWordsInFlight words (one vector register of the ISA) at a time through a register
+              // array, as the read sweep: updated in place one word per step, GCC 12 made fp32's
+              // four lanes one xmm FMA per word and left the words' loop unvectorised (xmm, not
+              // zmm, on AVX-512).
               for (std::size_t k = 0; k < per_thread; k += Shape::kWordsInFlight) {
                 T x[Shape::kAccumulators];
                 for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u)
@@ -286,21 +318,40 @@ void SramProbe<Space, T>::run_op() {
             sram_pass_boundary();
           }
         }
-        T acc[A] = {};
         const int read_passes = Op == SramOp::kRead ? n_passes : 1;
-        for (int p = 0; p < read_passes; ++p)
-          for (std::size_t k = 0; k < per_thread; k += U)
-            for (std::size_t u = 0; u < U; ++u) {
-              const Word x = buf[(k + u) * TS + t];
-              for (std::size_t l = 0; l < L; ++l) acc[u * L + l] += x.v[l];
-            }
-        out[g * TS + t] = sram_sum(acc);
+        Sum* const sum = out + g * TS + t;  // captured here, not first inside `if constexpr`
+        if constexpr (Shape::kWords) {
+          // Hosts: the thread's words (a team is one thread: contiguous) as 32-bit integers in
+          // kSumWords lanes, the same registers' worth as the elements' (word_sum.hpp): XORed two
+          // vectors at a time for sram_read, added for sram_update's one final sweep.
+          static_assert(Shape::kTeamSize == 1, "one thread per team on hosts");
+          const AliasWord* KOKKOS_RESTRICT w = reinterpret_cast<const AliasWord*>(buf);
+          const std::size_t n = per_thread * sizeof(Word) / sizeof(SumWord);
+          if constexpr (Op == SramOp::kRead) {
+            *sum = xor3_read<Shape::kSumWords>(w, n, read_passes);
+          } else {
+            SumWord acc[Shape::kSumWords] = {};
+            for (std::size_t j = 0; j < n; j += Shape::kSumWords)
+              for (std::size_t k = 0; k < Shape::kSumWords; ++k) acc[k] += w[j + k];
+            *sum = sram_sum(acc);
+          }
+        } else {
+          T acc[Shape::kAccumulators] = {};
+          for (int p = 0; p < read_passes; ++p)
+            for (std::size_t k = 0; k < per_thread; k += Shape::kWordsInFlight)
+              for (std::size_t u = 0; u < Shape::kWordsInFlight; ++u) {
+                const Word x = buf[(k + u) * TS + t];
+                for (std::size_t l = 0; l < Word::kLanes; ++l) acc[u * Word::kLanes + l] += x.v[l];
+              }
+          *sum = sram_sum(acc);
+        }
       });
 }
 
 // Each thread's sum against its closed form: read, passes × the sum of the inputs it owns;
 // update, the sum of the exact values the recurrence gives them after `passes` steps (the host
-// replays the 16 possible ones). All values are positive, so rounding is bounded by the longest
+// replays the 16 possible ones, bit for bit). Hosts sum the values' 32-bit words mod 2^32, and
+// compare exactly. GPUs' fp sums: all values are positive, so rounding is bounded by the longest
 // chain of dependent additions: an accumulator's run, then the pairwise sum.
 template <class Space, class T>
 Verification SramProbe<Space, T>::verify() {
@@ -311,22 +362,53 @@ Verification SramProbe<Space, T>::verify() {
   const auto ref = fma_reference<T>(passes_);
   const double chain = double(per_thread / U) * (read ? passes_ : 1) + std::log2(double(A)) + 1;
   const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_);
-  for (std::size_t g = 0; g < teams_; ++g)
-    for (std::size_t t = 0; t < TS; ++t) {
-      long double gold = 0;
-      for (std::size_t k = 0; k < per_thread; ++k)
-        for (std::size_t l = 0; l < L; ++l) {
-          const std::size_t e = source_element(g, k * TS + t, l);
-          gold += read ? (long double)fma_input<T>(e) : (long double)ref[e % 16];
+  if constexpr (Shape::kWords) {
+    // Hosts, exactly: sram_read replays xor3_pass on the words the scratch should hold
+    // (word_sum.hpp), passes × one pass; sram_update the sum of the 32-bit words of its values, mod
+    // 2^32.
+    std::vector<SumWord> words(per_thread * sizeof(Word) / sizeof(SumWord));
+    for (std::size_t g = 0; g < teams_; ++g) {
+      SumWord gold = 0;
+      if (read) {
+        for (std::size_t k = 0; k < per_thread; ++k) {
+          Word x;
+          for (std::size_t l = 0; l < L; ++l) x.v[l] = sram_read_input<T>(source_element(g, k, l));
+          std::memcpy(words.data() + k * sizeof(Word) / sizeof(SumWord), &x, sizeof x);
         }
-      if (read) gold *= passes_;
-      const long double got = out(g * TS + t);
-      const long double tol = chain * epsilon<T>() * gold;
-      if (!(std::fabs(got - gold) <= tol))
-        return {false, info_.probe + ": team " + std::to_string(g) + " thread " +
-                           std::to_string(t) + " sum " + std::to_string((double)got) +
-                           ", expected " + std::to_string((double)gold)};
+        gold = xor3_pass<Shape::kSumWords>(words.data(), words.size()) * SumWord(passes_);
+        if (gold == 0)
+          return {false, info_.probe + ": team " + std::to_string(g) +
+                             " cannot verify: the expected XOR sum of 32-bit words is 0 at " +
+                             std::to_string(words_) + " words and " + std::to_string(passes_) +
+                             " passes (a kernel that read nothing matches)"};
+      } else {
+        for (std::size_t k = 0; k < per_thread; ++k)
+          for (std::size_t l = 0; l < L; ++l)
+            gold += element_word_sum(ref[source_element(g, k, l) % 16]);
+      }
+      if (out(g) != gold)
+        return {false, info_.probe + ": team " + std::to_string(g) + " thread 0 " +
+                           (read ? "XOR sum" : "sum") + " of 32-bit words " +
+                           std::to_string(out(g)) + ", expected " + std::to_string(gold)};
     }
+  } else {
+    for (std::size_t g = 0; g < teams_; ++g)
+      for (std::size_t t = 0; t < TS; ++t) {
+        long double gold = 0;
+        for (std::size_t k = 0; k < per_thread; ++k)
+          for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t e = source_element(g, k * TS + t, l);
+            gold += read ? (long double)sram_read_input<T>(e) : (long double)ref[e % 16];
+          }
+        if (read) gold *= passes_;
+        const long double got = out(g * TS + t);
+        const long double tol = chain * epsilon<T>() * gold;
+        if (!(std::fabs(got - gold) <= tol))
+          return {false, info_.probe + ": team " + std::to_string(g) + " thread " +
+                             std::to_string(t) + " sum " + std::to_string((double)got) +
+                             ", expected " + std::to_string((double)gold)};
+      }
+  }
   return {};
 }
 

@@ -38,6 +38,9 @@ struct StreamKernel {
                      // `arrays` when the output array is also read (in place)
   bool reduces = false;      // writes nothing: a sum comes back
   bool nontemporal = false;  // streaming stores where the host ISA has them
+  // Host spaces combine the array's 32-bit words with XORs and integer adds, 0 FLOPs
+  // (word_sum.hpp); `flops` is then the device kernels' count.
+  bool host_words = false;
 };
 
 namespace stream_detail {
@@ -74,11 +77,16 @@ constexpr Made make() {
     k.accesses = p.traffic.counted();
     k.reduces = p.traffic.writes == 0;
     k.nontemporal = p.counts.nontemporal;
+    k.host_words = p.counts.host_words;
+    // StreamProbe's word sum is read's kernel: it sums a, and nothing else.
+    m.found = m.found && (!k.host_words || k.op == StreamOp::kRead);
   }
   return m;
 }
 inline constexpr Made kMade = make();
-static_assert(kMade.found, "a bandwidth probe of the catalog names a kernel no StreamOp runs");
+static_assert(kMade.found,
+              "a bandwidth probe of the catalog names a kernel no StreamOp runs, or sums words on "
+              "hosts with another kernel than read");
 }  // namespace stream_detail
 
 // Every bandwidth probe's kernel, in catalog order.

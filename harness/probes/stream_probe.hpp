@@ -25,6 +25,7 @@
 #include "harness/probes/point_name.hpp"
 #include "harness/probes/probe.hpp"
 #include "harness/probes/stream_kernels.hpp"
+#include "harness/probes/word_sum.hpp"
 
 namespace ridgeline {
 
@@ -219,7 +220,8 @@ class StreamProbe final : public Probe {
     info_.dtype = dtype_name<T>();
     info_.elements = n;
     info_.working_set_bytes = n * sizeof(T) * kernel.arrays;
-    info_.flops = touched * kernel.flops;
+    // Host spaces' read combines words with bitwise XORs and integer adds (word_sum.hpp): no FLOPs.
+    info_.flops = sums_words() ? 0.0 : touched * kernel.flops;
     info_.bytes = touched * sizeof(T) * kernel.accesses;
     info_.params = {{"passes", passes_}};
     if constexpr (GridLayout) {
@@ -236,8 +238,13 @@ class StreamProbe final : public Probe {
       info_.params["elements_per_item"] = layout_.per_item;
     }
     if (kernel.reduces)
-      info_.params["accumulators"] =
-          GridLayout ? Grid::kReduceRows * Grid::kVector : LaunchShape<Space>::template lanes<T>();
+      info_.params["accumulators"] = GridLayout     ? Grid::kReduceRows * Grid::kVector
+                                     : sums_words() ? LaunchShape<Space>::template lanes<SumWord>()
+                                                    : LaunchShape<Space>::template lanes<T>();
+    // What the partial sums combine: the 32-bit words of the elements (XOR within a pass, lanes
+    // and passes added mod 2^32: word_sum.hpp) or the elements (the dtype's adds).
+    if (kernel.reduces && kernel.host_words)
+      info_.params["sum"] = sums_words() ? "u32_words_xor3" : info_.dtype;
     info_.params.update(LaunchShape<Space>::isa_json());
     if (kernel.nontemporal) info_.params["streaming_stores"] = !GridLayout && kStreamingStores<T>;
     info_.name = point_name(info_.probe, info_.space, info_.dtype,
@@ -251,6 +258,7 @@ class StreamProbe final : public Probe {
     b_ = View();
     c_ = View();
     result_ = {};
+    words_result_ = {};
   }
 
   void setup() override {
@@ -260,7 +268,10 @@ class StreamProbe final : public Probe {
       b_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::b"), n);
     if (kernel_.arrays >= 3)
       c_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ridgeline::c"), n);
-    if (kernel_.reduces) result_ = decltype(result_)("ridgeline::stream_result");
+    if (kernel_.reduces && sums_words())
+      words_result_ = decltype(words_result_)("ridgeline::stream_word_sum");
+    else if (kernel_.reduces)
+      result_ = decltype(result_)("ridgeline::stream_result");
     View a = a_, b = b_, c = c_;
     if constexpr (GridLayout) {
       Kokkos::parallel_for(
@@ -288,6 +299,8 @@ class StreamProbe final : public Probe {
 
   void run() override;
   void run_host();
+  // read on host spaces: the XOR sum of a's 32-bit words (word_sum.hpp).
+  void run_host_read();
   // Device spaces: each thread loads its round of U vectors before the first store, so U·16
   // bytes per array are in flight per thread (the pointers are lambda captures, where nvcc
   // ignores restrict, so a store could otherwise hold back the next vector's load).
@@ -301,8 +314,13 @@ class StreamProbe final : public Probe {
   Verification verify() override;
   Verification verify_on_device(const Kokkos::Array<T, kStreamPeriod>& want, T rel);
 
+  // Tests: a wrong word sum planted in place of the kernel's (verify_words' blind spots).
+  void plant_words_result_for_test(SumWord v) { Kokkos::deep_copy(words_result_, v); }
+
   void corrupt_output_for_test() override {
-    if (kernel_.reduces) {
+    if (kernel_.reduces && sums_words()) {
+      Kokkos::deep_copy(words_result_, SumWord(read_words_result() + 1));
+    } else if (kernel_.reduces) {
       Kokkos::deep_copy(result_, T(2) * read_result() + T(1));
     } else {
       auto out = output();
@@ -335,6 +353,16 @@ class StreamProbe final : public Probe {
     Kokkos::deep_copy(r, result_);
     return r;
   }
+  SumWord read_words_result() const {
+    SumWord r = 0;
+    Kokkos::deep_copy(r, words_result_);
+    return r;
+  }
+
+  // Whether this probe's kernel sums words: read (its catalog entry says so) in fp64 or fp32 on
+  // a host layout.
+  bool sums_words() const { return !GridLayout && kSumsWords<T> && kernel_.host_words; }
+  Verification verify_words();
 
   // What a non-reducing kernel's output holds at i, by i mod kStreamPeriod, and the relative
   // tolerance: update_xy's is replayed bit for bit, the others' are one operation on exact inputs.
@@ -370,6 +398,7 @@ class StreamProbe final : public Probe {
   PointInfo info_;
   View a_, b_, c_;
   Kokkos::View<T, typename Space::memory_space> result_;
+  Kokkos::View<SumWord, typename Space::memory_space> words_result_;  // sums_words()
 };
 
 }  // namespace ridgeline

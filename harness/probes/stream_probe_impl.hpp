@@ -88,6 +88,12 @@ void StreamProbe<Space, T, G>::run_host() {
       break;
     case StreamOp::kDot:
     case StreamOp::kRead: {
+      // fp64 and fp32 read sum words (run_host_read); dot, and read of other types (the counting
+      // test's), here.
+      if (sums_words()) {
+        run_host_read();
+        break;
+      }
       // W independent partial sums per item: a vectorisable reduction without reassociating.
       constexpr std::size_t W = LaunchShape<Space>::template lanes<T>();
       const bool dot = kernel_.op == StreamOp::kDot;
@@ -96,7 +102,8 @@ void StreamProbe<Space, T, G>::run_host() {
           KOKKOS_LAMBDA(const std::size_t item, T& total) {
             T acc[W] = {};
             for (int p = 0; p < passes; ++p) {
-              if (dot) {
+              // kSumsWords<T>: read never comes here, and its adds are not compiled.
+              if (dot || kSumsWords<T>) {
                 for (std::size_t j = 0; j < l.per_item; j += W)
                   for (std::size_t w = 0; w < W; ++w)
                     acc[w] = compat::fma(a[l.index(item, j + w)], b[l.index(item, j + w)], acc[w]);
@@ -119,6 +126,38 @@ void StreamProbe<Space, T, G>::run_host() {
           for (int p = 0; p < passes; ++p)
             copy_streaming(a + l.index(item, 0), b + l.index(item, 0), l.per_item);
         });
+}
+
+// The words of a as 32-bit unsigned integers (word_sum.hpp, xor3_pass), each item's contiguous
+// run into W lanes per pass: W words are 8 vector registers of them (kHostIsa.accumulator_vectors),
+// so the hot loop loads 16 vectors and updates each register once with two of them (one vpternlogd
+// per two vectors on AVX-512). Each pass starts from zeroed lanes and adds their sum into the
+// item's total. An item's run of per_item elements is a whole number of W words (per_item is a
+// multiple of lanes<T>(): the same 8 registers' bytes).
+template <class Space, class T, bool G>
+void StreamProbe<Space, T, G>::run_host_read() {
+  // Host layouts of fp64 and fp32 only: no dead kernel for a device space or another type.
+  if constexpr (!G && kSumsWords<T>) {
+    constexpr std::size_t R = kWordsPerElement<T>;
+    constexpr std::size_t W = LaunchShape<Space>::template lanes<SumWord>();
+    static_assert(LaunchShape<Space>::template lanes<T>() * R % W == 0,
+                  "whole rows of accumulators");
+    const auto l = layout_;
+    const int passes = passes_;
+    // The array's own pointer is captured, and cast inside: a captured AliasWord pointer is a
+    // template argument of nvcc's extended lambda, where GCC drops may_alias
+    // (-Wignored-attributes).
+    const T* KOKKOS_RESTRICT a = a_.data();
+    Kokkos::parallel_reduce(
+        "ridgeline::read", Kokkos::RangePolicy<Space>(0, l.items),
+        KOKKOS_LAMBDA(const std::size_t item, SumWord& total) {
+          const AliasWord* KOKKOS_RESTRICT w =
+              reinterpret_cast<const AliasWord*>(a + l.index(item, 0));
+          const std::size_t n = l.per_item * R;
+          total += xor3_read<W>(w, n, passes);
+        },
+        words_result_);
+  }
 }
 
 template <class Space, class T, bool G>
@@ -221,7 +260,14 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_vectors(const T* a, const T* b, T* out, 
   }
 }
 
-// N vectors of read or dot into the accumulators acc[u mod M][lane].
+// N vectors of read or dot into the accumulators acc[u mod M][lane]. GPUs read in the element
+// type's adds, not the hosts' integer words (word_sum.hpp): on NVIDIA a 32-bit integer add runs on
+// the INT32 pipe at half FADD's rate (64 against 128 lanes per clock per SM, sm_89 and sm_90
+// sheets) and shares it with the loop's index arithmetic, so sm_89's cache_read<fp32> round of 8
+// vectors (37 int32, 32 FADD: 210 B/clk per SM, issue-bound, 1.64 × L1) would carry 69 int32,
+// 64 × 128 / 69 = 119 B/clk, under L1's 128; on AMD an integer add is a VALU instruction as an
+// fp32 add is, with no packed 32-bit form to match v_pk_add_f32 (gfx90a). fp32 passes
+// scripts/check-gpu-codegen on every arch; the GPU profiles plan no fp64 pyramid.
 template <StreamOp Op, class T, std::size_t N, std::size_t M, std::size_t L>
 KOKKOS_FORCEINLINE_FUNCTION void reduce_vectors(const T* a, const T* b, T (&acc)[M][L],
                                                 const std::size_t (&first)[N]) {
@@ -324,6 +370,7 @@ void StreamProbe<Space, T, G>::run_device_op() {
 template <class Space, class T, bool G>
 Verification StreamProbe<Space, T, G>::verify() {
   const std::size_t n = info_.elements;
+  if (sums_words()) return verify_words();
   if (kernel_.reduces) {
     // The inputs repeat with period 35 (i mod 7 and i mod 5): sum one period per residue class.
     long double gold = 0;
@@ -368,6 +415,52 @@ Verification StreamProbe<Space, T, G>::verify() {
   for (std::size_t i = 0; i < n; ++i) {
     const T w = want[i % kStreamPeriod];
     if (!(std::fabs(out(i) - w) <= rel * std::fabs(w))) return {false, error_at(i, out(i), w)};
+  }
+  return {};
+}
+
+// The words' XOR sum against the host's, exactly (word_sum.hpp, xor3_pass): passes × the sum over
+// items and lanes of each lane's XOR. Lane k of an item holds the words at offsets k mod W of its
+// run: word h of the elements c + L·t (c = k / R, h = k % R, L = W / R elements, t < per_item / L).
+// The inputs repeat with period 7 and L is a power of two, so element c + L·t holds the same
+// value as c + L·(t mod 7): the lane is the XOR of those of the first 7 (t < 7) that occur an odd
+// number of times. O(items × W × 7), whatever the array's size.
+//
+// What it sees: a missed or extra pass or item changes the total by that item's pass sum, and a
+// kernel that read nothing leaves 0. Blind spots: fp64's low words are 0 (1 + r/8 has no low
+// mantissa bits), so those words are read but not checked (as in an add of the words); an item
+// whose pass sum is 0 mod 2^32 could skip or repeat passes unseen (the lanes' sum is not 0 at
+// the profiles' sizes: tests/harness/probe_verification_test.cpp holds them); and where the
+// expected total is 0 a kernel that read nothing would match, so the check says it cannot verify
+// (a failed check) rather than pass.
+template <class Space, class T, bool G>
+Verification StreamProbe<Space, T, G>::verify_words() {
+  if constexpr (kSumsWords<T> && !G) {
+    constexpr std::size_t W = LaunchShape<Space>::template lanes<SumWord>();
+    constexpr std::size_t R = kWordsPerElement<T>, L = W / R;
+    static_assert(W % R == 0 && L % 7 != 0, "whole elements per row of lanes, prime to 7");
+    const auto l = layout_;
+    const std::size_t per_lane = l.per_item / L;  // per_item is a multiple of lanes<T>() = L
+    SumWord pass = 0;                             // one pass over every item
+    for (std::size_t item = 0; item < l.items; ++item)
+      for (std::size_t c = 0; c < L; ++c)
+        for (std::size_t h = 0; h < R; ++h) {
+          SumWord lane = 0;
+          for (std::size_t t = 0; t < 7 && t < per_lane; ++t)
+            if ((per_lane / 7 + (t < per_lane % 7 ? 1 : 0)) % 2)
+              lane ^= element_word(stream_init_a<T>(l.index(item, c + L * t)), h);
+          pass += lane;
+        }
+    const SumWord gold = pass * SumWord(passes_);
+    const SumWord got = read_words_result();
+    const std::string name = kernel_.name;
+    if (gold == 0)
+      return {false, name + ": cannot verify: the expected XOR sum of 32-bit words is 0 at " +
+                         std::to_string(l.per_item) + " elements per item and " +
+                         std::to_string(passes_) + " passes (a kernel that read nothing matches)"};
+    if (got != gold)
+      return {false, name + ": XOR sum of 32-bit words " + std::to_string(got) + ", expected " +
+                         std::to_string(gold)};
   }
   return {};
 }

@@ -1,5 +1,6 @@
 // The host probe kernels, instantiated for scripts/check-hot-loops to inspect in a build for
-// another ISA (tests/codegen/CMakeLists.txt compiles this file for AVX2; it is never linked).
+// another ISA (tests/codegen/CMakeLists.txt compiles this file for AVX2 and for AVX-512; it is
+// never linked).
 #include "harness/probes/fma_ladder_probe.hpp"
 #include "harness/probes/peak_probe.hpp"
 #include "harness/probes/sram_probe.hpp"

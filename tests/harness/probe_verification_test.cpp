@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "harness/probes/fma_ladder_probe.hpp"
@@ -159,6 +160,113 @@ void streaming_copy_is_exact() {
 
 TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp64) { streaming_copy_is_exact<double>(); }
 TEST(ProbeVerification, StreamingCopyIsExactFromAnyStartFp32) { streaming_copy_is_exact<float>(); }
+
+// Host reads combine the buffer's 32-bit words (word_sum.hpp): no FLOPs, and the check is exact.
+// The stream read's XOR sum is held to one computed here word by word: per item and pass, lane k
+// the XOR of the words at offsets k mod W of the item's run, the lanes added mod 2^32.
+template <class T>
+std::vector<SumWord> item_pass_sums(std::size_t items, std::size_t per_item) {
+  constexpr std::size_t W = LaunchShape<Host>::template lanes<SumWord>(), R = kWordsPerElement<T>;
+  std::vector<SumWord> sums;
+  for (std::size_t item = 0; item < items; ++item) {
+    std::vector<SumWord> lane(W, 0);
+    for (std::size_t e = 0; e < per_item; ++e)
+      for (std::size_t h = 0; h < R; ++h)
+        lane[(e * R + h) % W] ^= element_word(stream_init_a<T>(item * per_item + e), h);
+    SumWord x = 0;
+    for (const SumWord v : lane) x += v;
+    sums.push_back(x);
+  }
+  return sums;
+}
+
+template <class T>
+void host_reads_sum_words_exactly() {
+  // An even pass count (XOR across passes would cancel), and the profiles' L1 sizes (1024 to 8192
+  // elements: a 16 KiB fp64 run's words XOR to 0 as one lane, not as W).
+  for (const std::size_t elements : {20000, 1024, 2048, 4096, 8192})
+    for (const int passes : {1, 2, 7}) {
+      StreamProbe<Host, T> p(*find_stream_kernel("read"), passes > 1 ? "cache" : "bandwidth",
+                             elements, passes);
+      SCOPED_TRACE(p.info().name + " passes " + std::to_string(passes));
+      const std::size_t n = p.info().elements;
+      EXPECT_EQ(p.info().flops, 0);
+      EXPECT_EQ(p.info().bytes, double(passes) * double(n) * sizeof(T));
+      EXPECT_EQ(p.info().params["sum"], "u32_words_xor3");
+      EXPECT_EQ(p.info().params["accumulators"], LaunchShape<Host>::template lanes<SumWord>());
+      p.setup();
+      p.run();
+      p.fence();
+      ASSERT_TRUE(p.verify().ok) << p.verify().error;
+      const std::vector<SumWord> x =
+          item_pass_sums<T>(p.info().params["items"].template get<std::size_t>(),
+                            p.info().params["elements_per_item"].template get<std::size_t>());
+      SumWord pass = 0;
+      for (const SumWord v : x) pass += v;
+      const SumWord want = pass * SumWord(passes);
+      p.corrupt_output_for_test();  // the kernel's sum + 1
+      EXPECT_EQ(p.verify().error, "read: XOR sum of 32-bit words " +
+                                      std::to_string(SumWord(want + 1)) + ", expected " +
+                                      std::to_string(want));
+      // What a wrong kernel would leave: nothing read, item 0 read once more (one pass, or all
+      // its passes), a pass skipped. Each differs from the right sum at these sizes, and fails.
+      for (const SumWord wrong : {SumWord(0), SumWord(want + x[0]), SumWord(want + passes * x[0]),
+                                  SumWord(want - pass)}) {
+        ASSERT_NE(wrong, want) << "a wrong read the check cannot see";
+        p.plant_words_result_for_test(wrong);
+        EXPECT_FALSE(p.verify().ok) << wrong;
+      }
+      p.plant_words_result_for_test(want);
+      EXPECT_TRUE(p.verify().ok) << p.verify().error;
+    }
+  // dot keeps its FMAs and its FLOPs.
+  const StreamProbe<Host, T> dot(*find_stream_kernel("dot"), "bandwidth", 20000, 1);
+  EXPECT_EQ(dot.info().flops, 2.0 * double(dot.info().elements));
+  EXPECT_FALSE(dot.info().params.contains("sum"));
+  for (const SramOp op : {SramOp::kRead, SramOp::kUpdate}) {
+    const int passes = 5;
+    SramProbe<Host, T> s(op, 8192, passes);
+    SCOPED_TRACE(s.info().name);
+    const double elements = double(s.info().elements);
+    EXPECT_EQ(s.info().flops, op == SramOp::kRead ? 0.0 : 2.0 * passes * elements);
+    const bool read = op == SramOp::kRead;
+    EXPECT_EQ(s.info().params["sum"], read ? "u32_words_xor3" : "u32_words");
+    EXPECT_EQ(s.info().params["accumulators"], (SramShape<Host, T>::kSumWords));
+    s.setup();
+    s.run();
+    s.fence();
+    ASSERT_TRUE(s.verify().ok) << s.verify().error;
+    s.corrupt_output_for_test();  // team 0's sum set to -7 (mod 2^32)
+    // Team 0's expected value, restated here: its scratch holds elements 0, 1, … of the inputs
+    // (sram_read_input, period 7; sram_update's replayed fma_input values, period 16). The read
+    // XORs word i into lane i mod W within a pass and adds the lanes; the update's final sweep
+    // adds the words.
+    const std::size_t team_elements = s.info().working_set_bytes / sizeof(T);
+    constexpr std::size_t W = SramShape<Host, T>::kSumWords, R = sizeof(T) / sizeof(SumWord);
+    const auto after = fma_reference<T>(passes);
+    std::vector<SumWord> lanes(W, 0);
+    SumWord want = 0;
+    for (std::size_t e = 0; e < team_elements; ++e)
+      for (std::size_t h = 0; h < R; ++h) {
+        const SumWord word = element_word(read ? sram_read_input<T>(e) : after[e % 16], h);
+        if (read)
+          lanes[(e * R + h) % W] ^= word;
+        else
+          want += word;
+      }
+    if (read) {
+      for (const SumWord lane : lanes) want += lane;
+      want *= SumWord(passes);
+      ASSERT_NE(want, 0u) << "a read of nothing would match";
+    }
+    EXPECT_EQ(s.verify().error, s.info().probe + ": team 0 thread 0 " + (read ? "XOR sum" : "sum") +
+                                    " of 32-bit words " + std::to_string(static_cast<SumWord>(-7)) +
+                                    ", expected " + std::to_string(want));
+  }
+}
+
+TEST(ProbeVerification, HostReadsSumWordsExactlyFp64) { host_reads_sum_words_exactly<double>(); }
+TEST(ProbeVerification, HostReadsSumWordsExactlyFp32) { host_reads_sum_words_exactly<float>(); }
 
 // The expected y depends on how many calls ran: a failed check says which replay it held y to.
 TEST(ProbeVerification, UpdateXySaysWhichCallsItReplayed) {

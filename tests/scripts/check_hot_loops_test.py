@@ -2,10 +2,14 @@
 """The checks of scripts/check-hot-loops on objdump lines written here: each passes on the code it
 must pass and fails on the code it exists for (a copy that stayed scalar, a kernel on the wrong
 register width, a scalar FMA in the hot loop, spills), and the hot loop is found where the time
-goes (not in a pairwise sum through the stack)."""
+goes (not in a pairwise sum through the stack). The arithmetic-ceiling gate (--ceiling) passes
+reads that sum words with packed integer adds and fails a read planted with packed fp adds."""
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import os
+import sys
 import unittest
 
 _path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts',
@@ -133,6 +137,21 @@ class Kernels(unittest.TestCase):
         self.assertEqual(failed, 1)
         self.assertIn('on the stack', out)
 
+    def test_serials_inlined_kernels_are_checked(self):
+        # SramProbe<Serial>::run_op() holds the team body GCC inlined: with a memory clobber after
+        # each pass it loaded and stored the word sums through the stack at every vector.
+        serial = 'void ridgeline::SramProbe<Kokkos::Serial, double>::run_op<(ridgeline::SramOp)0>()'
+        stack = ('loop', ['vmovdqu32 (%rax),%zmm4', 'vpaddd 0xc0(%rsp),%zmm4,%zmm0',
+                          'vmovdqa32 %zmm0,0xc0(%rsp)', 'add    $0x40,%rax', 'cmp    %r11,%rcx'])
+        failed, out = run([(serial, body(stack))], 'avx512')
+        self.assertEqual(failed, 1)
+        self.assertIn('on the stack in the hot loop', out)
+        registers = ('loop', ['vpaddd (%rax),%zmm1,%zmm1', 'add    $0x40,%rax', 'cmp    %rax,%rcx'])
+        self.assertEqual(run([(serial, body(registers))], 'avx512')[0], 0)
+        read = 'ridgeline::StreamProbe<Kokkos::Serial, float, false>::run_host_read()'
+        self.assertEqual(run([(read, body(registers))], 'avx512')[0], 0)
+        self.assertEqual(run([(read + ' [clone .cold]', body(registers))], 'avx512'), (0, ''))
+
     def test_spills_in_the_hot_loop_fail(self):
         loop = ('loop', ['vfmadd231pd %zmm1,%zmm2,%zmm3', 'vmovapd %zmm3,0x40(%rsp)',
                          'cmp    %rcx,%rdx'])
@@ -183,6 +202,113 @@ class Ceiling(unittest.TestCase):
         found = chl.memory_loops([(dispatch(STREAM % 6), body(('loop', loop)))])
         self.assertEqual(found[('cache_fill', 'fp64')][0]['counts'].get('store'), 2)
         self.assertEqual(found[('fill', 'fp64')][0]['bytes'], 128)
+
+
+# The ceiling gate on a whole set of kernels: every point the host profiles plan needs its loop.
+WORDS = ('ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host_read()::'
+         '{lambda(unsigned long, unsigned int&)#1}')
+TYPED_STREAM = 'ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host()::{lambda(unsigned long)#%d}'
+DOT = 'ridgeline::StreamProbe<Kokkos::OpenMP, %s, false>::run_host()::{lambda(unsigned long, %s&)#7}'
+TYPED_SRAM = ('ridgeline::SramProbe<Kokkos::OpenMP, %s>::run_op<(ridgeline::SramOp)%d>()::'
+              '{lambda(Kokkos::Impl::HostThreadTeamMember<Kokkos::OpenMP> const&)#1}')
+# Eight zmm accumulators fed from memory, as GCC 12 compiles the word sums.
+INTEGER_READ = ['vpaddd %s(%%rax),%%zmm%d,%%zmm%d' % (hex(64 * i) if i else '', i, i) for i in range(8)]
+FP_READ = [line.replace('vpaddd', 'vaddpd') for line in INTEGER_READ]  # the planted read
+# The stream read as GCC 12 compiles it for AVX-512 (word_sum.hpp, xor3_pass): 16 vectors, one
+# vpternlogd per two, a load and a load-op each.
+XOR3_READ = sum((['vmovdqu32 %s(%%rax),%%zmm%d' % (hex(64 * (i + 8)), 8 + i),
+                  'vpternlogd $0x96,%s(%%rax),%%zmm%d,%%zmm%d' % (hex(64 * i) if i else '', 8 + i, i)]
+                 for i in range(8)), [])
+TRIAD = ['vmovupd (%r8,%rax,1),%zmm1', 'vfmadd213pd (%rsi,%rax,1),%zmm0,%zmm1',
+         'vmovupd %zmm1,(%rdx,%rax,1)']
+DOT_LOOP = ['vmovupd (%rax),%zmm1', 'vfmadd231pd (%rbx),%zmm1,%zmm0']
+UPDATE = ['vfmadd132pd (%rax),%zmm0,%zmm9', 'vmovupd %zmm9,(%rax)']
+STEP = ['add    $0x200,%rax', 'cmp    %rax,%rdx']
+
+
+def memory_kernels(read):
+    """Functions of every host memory kernel, fp64 and fp32, their reads' loops `read`."""
+    out = []
+    for t in ('double', 'float'):
+        out += [(dispatch(TYPED_STREAM % (t, n)), body(('loop', TRIAD + STEP))) for n in range(1, 7)]
+        out.append((dispatch(DOT % (t, t)), body(('loop', DOT_LOOP + STEP))))
+        out.append((dispatch(WORDS % t), body(('loop', read + STEP))))
+        out.append((dispatch(TYPED_SRAM % (t, 0)), body(('loop', read + STEP))))
+        out.append((dispatch(TYPED_SRAM % (t, 1)), body(('loop', UPDATE + STEP))))
+    return out
+
+
+class CeilingGate(unittest.TestCase):
+    def test_integer_words_are_vec_int_and_the_read_is_found(self):
+        found = chl.memory_loops([(dispatch(WORDS % 'double'), body(('loop', INTEGER_READ + STEP)))])
+        self.assertEqual(found[('cache_read', 'fp64')],
+                         [{'bytes': 512, 'counts': {'vec_int': 8, 'load': 8, 'issue': 11}}])
+        self.assertEqual(found[('read', 'fp64')], found[('cache_read', 'fp64')])
+        for op in ('vpaddd', 'vpaddq', 'vpxord', 'vpxor', 'vpternlogd', 'vpsubd', 'vpandq'):
+            self.assertEqual(chl.host_loop_profile([f'   10:\t{op}   %zmm1,%zmm2,%zmm3'])['counts'],
+                             {'vec_int': 1, 'issue': 1}, op)
+        # A loop of packed integer adds is a hot loop: the kernel vectorised.
+        self.assertEqual(run([(dispatch(WORDS % 'double'), body(('loop', INTEGER_READ + STEP)))],
+                             'avx512')[0], 0)
+
+    def test_integer_reads_pass_on_both_host_isas(self):
+        lines, failures = chl.ceiling('avx512', memory_kernels(INTEGER_READ))
+        self.assertEqual(failures, [], '\n'.join(lines))
+        text = '\n'.join(lines)
+        self.assertRegex(text, r'cache_read<fp64>\s+L1\s+128\.0\s+256\.0\s+2\.00 vec_int')
+        self.assertRegex(text, r'sram_read<fp32>\s+L1\s+128\.0\s+256\.0\s+2\.00 vec_int')
+        # AVX2 (Zen 3): the same loop on ymm moves half the bytes against L1's 64 B/clk.
+        ymm = [(n, [l.replace('zmm', 'ymm') for l in b]) for n, b in memory_kernels(INTEGER_READ)]
+        rows, failures = chl.arith_ceiling.judge('avx2', chl.memory_loops(ymm), device=False)
+        read = [r for r in rows if r['probe'] == 'cache_read' and r['level'] == 'L1']
+        self.assertTrue(read and all(r['class'] == 'vec_int' and r['ratio'] == 2.0 for r in read))
+
+    def test_the_xor3_read_is_found_and_passes(self):
+        found = chl.memory_loops([(dispatch(WORDS % 'float'), body(('loop', XOR3_READ + STEP)))])
+        self.assertEqual(found[('cache_read', 'fp32')],
+                         [{'bytes': 1024, 'counts': {'vec_int': 8, 'load': 16, 'issue': 19}}])
+        kernels = [(n, b) for n, b in memory_kernels(INTEGER_READ) if 'run_host_read' not in n]
+        kernels += [(dispatch(WORDS % t), body(('loop', XOR3_READ + STEP))) for t in ('double', 'float')]
+        lines, failures = chl.ceiling('avx512', kernels)
+        self.assertEqual(failures, [], '\n'.join(lines))
+        self.assertRegex('\n'.join(lines), r'cache_read<fp64>\s+L1\s+128\.0\s+\S+\s+\S+ (vec_int|issue)')
+
+    def test_a_read_planted_with_fp_adds_fails_the_gate(self):
+        lines, failures = chl.ceiling('avx512', memory_kernels(FP_READ))
+        at_l1 = [f for f in failures if ' at L1: its fp_add instructions cap it at 128.0' in f]
+        # cache_read and sram_read, fp64 and fp32; L2 and below keep 2 x their limit.
+        self.assertEqual(len(at_l1), 4, '\n'.join(lines))
+        self.assertEqual(len(failures), 4, failures)
+        self.assertIn('FAIL epyc-zen5-2vcpu.json: cache_read<fp64> at L1', '\n'.join(lines))
+
+    def test_the_command_exits_1_on_the_planted_read_and_0_without(self):
+        def main_on(functions):
+            saved, argv = chl.functions, sys.argv
+            chl.functions = lambda path: iter(functions)
+            sys.argv = ['check-hot-loops', '--isa', 'avx512', '--ceiling', 'avx512', 'canned']
+            try:
+                with contextlib.redirect_stdout(io.StringIO()) as out:
+                    return chl.main(), out.getvalue()
+            finally:
+                chl.functions, sys.argv = saved, argv
+        code, out = main_on(memory_kernels(INTEGER_READ))
+        self.assertEqual(code, 0, out)
+        code, out = main_on(memory_kernels(FP_READ))
+        self.assertEqual(code, 1, out)
+        self.assertIn('4 failure(s)', out)
+
+    def test_a_known_shortfall_is_printed_and_a_stale_one_fails(self):
+        key = ('avx512', 'cache_read', 'fp64', 'L1')
+        chl.arith_ceiling.KNOWN[key] = 'planted for the test'
+        try:
+            lines, failures = chl.ceiling('avx512', memory_kernels(FP_READ))
+            self.assertEqual(len(failures), 3, failures)
+            self.assertIn('KNOWN: planted for the test', '\n'.join(lines))
+            _, failures = chl.ceiling('avx512', memory_kernels(INTEGER_READ))
+            self.assertEqual(len(failures), 1)
+            self.assertIn('STALE', failures[0])
+        finally:
+            del chl.arith_ceiling.KNOWN[key]
 
 
 if __name__ == '__main__':
