@@ -51,6 +51,7 @@ MetricComparison compare_point(const PointRow& r, const Factors& f, const Compar
   m.min_p_value = mw.min_p_value;
   m.note = fmt::format("Mann–Whitney U ({}), {} + {} samples", mw.exact ? "exact" : "normal",
                        pooled.size(), tonight.size());
+  if (!r.resized.empty()) m.note += "; compared per unit of work: " + r.resized;
   if (!pc.verified) {
     // Timed but wrong: whatever its speed, the gate fails on it.
     m.verdict = Verdict::kFailed;

@@ -2,51 +2,157 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "core/stats.hpp"
 #include "reports/compare/gate_rule.hpp"
+#include "reports/fit/roof_roles.hpp"
 
 namespace ridgeline {
+namespace {
+
+// The work a point's time is for: its bytes, or its FLOPs where it counts no bytes.
+double work(const Point& p) { return p.bytes > 0 ? p.bytes : p.flops; }
+
+// A point's name without its size (`triad/OpenMP/fp64` of `triad/OpenMP/fp64/n:11184768`).
+std::string without_size(const std::string& name) { return name.substr(0, name.rfind('/')); }
+
+bool on_own_dram_plateau(const Results& r, const Point& p) {
+  const double dram = dram_working_set_bytes(r, p.space);
+  return dram > 0 && p.working_set_bytes > 0 && dram_sized(p, dram);
+}
+
+// A file's points by name, and its DRAM-plateau points by name without size where that is unique.
+struct Points {
+  std::unordered_map<std::string, const Point*> by_name;
+  std::unordered_map<std::string, const Point*> dram_role;  // null: more than one
+  explicit Points(const Results& r) {
+    for (const auto& p : r.points) {
+      by_name.emplace(p.name, &p);
+      if (!on_own_dram_plateau(r, p)) continue;
+      const auto [it, fresh] = dram_role.emplace(without_size(p.name), &p);
+      if (!fresh) it->second = nullptr;
+    }
+  }
+  // The point on this file's plateau that `pb` is, where `pb` is the one of its file (`role`).
+  const Point* role_of(const Point& pb) const {
+    const auto it = dram_role.find(without_size(pb.name));
+    return it == dram_role.end() ? nullptr : it->second;
+  }
+  // `pb` here: by name, else by its DRAM role where it is its own file's only point of that role
+  // (`baseline`: that file's index), so that a lost point is never matched with its sibling.
+  const Point* find(const Point& pb, const Points& baseline) const {
+    if (const auto it = by_name.find(pb.name); it != by_name.end()) return it->second;
+    return baseline.role_of(pb) == &pb ? role_of(pb) : nullptr;
+  }
+};
+
+// `p` as compared with `pb`: itself, or where its work differs, a copy whose times are for the
+// baseline's work (kept in `scaled`); `how` gets what was done, e.g. "as …/n:44739200 × 4".
+const Point* at_baseline_work(const Point& pb, const Point* p, std::deque<Point>& scaled,
+                              std::string& how) {
+  if (!p) return p;
+  const double wb = work(pb), wp = work(*p);
+  const bool renamed = p->name != pb.name;
+  if (wb <= 0 || wp <= 0 || (!renamed && std::abs(wp / wb - 1) < 1e-9)) return p;
+  // Its counts become the baseline's, so that rates taken from the copy (a shared level's DRAM
+  // floor) are tonight's; its working set stays its own (the level it ran in).
+  Point copy = *p;
+  const double k = wb / wp;
+  copy.median_s *= k;
+  for (double& t : copy.samples) t *= k;
+  copy.bytes = pb.bytes, copy.flops = pb.flops, copy.elements = pb.elements;
+  scaled.push_back(std::move(copy));
+  how = fmt::format("{}× {:.3g} of its work", renamed ? "as " + p->name + " " : "", wp / wb);
+  return &scaled.back();
+}
+
+// What was matched and scaled, grouped: "tonight and history nights 1, 3 as …/n:11184768 × 0.25
+// of its work; history night 2 as …/n:22369536 × 0.5 of its work". `done`: (night, how), the
+// night 0 for tonight, else the history night's number from 1.
+std::string describe_resized(const std::vector<std::pair<std::size_t, std::string>>& done) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+  for (const auto& [night, how] : done) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == how; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {how, {}});
+    it->second.push_back(night);
+  }
+  std::string text;
+  for (const auto& [how, nights] : groups) {
+    const bool tonight = nights.front() == 0;
+    std::string history;
+    for (std::size_t i = tonight ? 1 : 0; i < nights.size(); ++i)
+      history += (history.empty() ? "" : ", ") + std::to_string(nights[i]);
+    const std::size_t n = nights.size() - (tonight ? 1 : 0);
+    const std::string which =
+        fmt::format("{}{}{}", tonight ? "tonight" : "", tonight && n ? " and " : "",
+                    n ? fmt::format("history night{} {}", n > 1 ? "s" : "", history) : "");
+    text += (text.empty() ? "" : "; ") + which + " " + how;
+  }
+  return text;
+}
+
+}  // namespace
 
 PointMatch match_points(const std::vector<const FileAnalysis*>& history,
                         const FileAnalysis& current, Comparison& c) {
   const FileAnalysis& newest = *history.back();
-  std::vector<std::unordered_map<std::string, const Point*>> past(history.size());
-  for (std::size_t i = 0; i < history.size(); ++i)
-    for (const auto& p : history[i]->results.points) past[i].emplace(p.name, &p);
-  std::unordered_map<std::string, const Point*> current_points;
-  for (const auto& p : current.results.points) current_points.emplace(p.name, &p);
+  std::vector<Points> past;
+  for (const FileAnalysis* h : history) past.emplace_back(h->results);
+  const Points current_points(current.results), baseline_points(newest.results);
   PointMatch match;
   for (const auto& pb : newest.results.points) {
     if (!pb.measured() || !pb.verified) {
       c.not_compared.push_back(pb.name + ": skipped or unverified in the baseline");
       continue;
     }
+    const bool on_plateau = on_own_dram_plateau(newest.results, pb);
     PointRow row;
     row.baseline = &pb;
     row.nights.assign(history.size(), nullptr);
     std::vector<double> medians;
+    std::vector<std::pair<std::size_t, std::string>> resized;  // (night: 0 tonight, how)
     for (std::size_t j = 0; j < past.size(); ++j) {
-      const auto it = past[j].find(pb.name);
-      if (it == past[j].end() || !it->second->measured() || !it->second->verified) continue;
-      row.nights[j] = it->second;
-      medians.push_back(it->second->median_s);
+      const Point* p = past[j].find(pb, baseline_points);
+      if (!p || !p->measured() || !p->verified) continue;
+      std::string how;
+      row.nights[j] = at_baseline_work(pb, p, match.scaled, how);
+      if (!how.empty()) resized.emplace_back(j + 1, how);
+      medians.push_back(row.nights[j]->median_s);
     }
-    const auto it = current_points.find(pb.name);
+    const Point* const found = current_points.find(pb, baseline_points);
     const double before = median(medians);
     const std::string before_text = fmt::format("{:.4g} s", before);
-    if (it == current_points.end() || !it->second->measured()) {
+    if (!found || !found->measured()) {
+      const double dram_before = dram_working_set_bytes(newest.results, pb.space);
+      const double dram_tonight = dram_working_set_bytes(current.results, pb.space);
+      // Tonight's sweep ends at its own plateau: sets from the lower plateau up were sized by it.
+      const bool plateau_sized =
+          on_plateau || pb.working_set_bytes >= 0.99 * std::min(dram_before, dram_tonight);
+      if (!found && plateau_sized && dram_tonight > 0 && dram_tonight != dram_before) {
+        c.not_compared.push_back(fmt::format(
+            "{}: sized by the DRAM plateau, which moved from {:.0f} MiB to {:.0f} MiB tonight; "
+            "the DRAM roofs are compared",
+            pb.name, dram_before / (1 << 20), dram_tonight / (1 << 20)));
+        continue;
+      }
       match.lost.push_back(missing(pb.name, false, before_text, before,
-                                   it == current_points.end() ? "not in the current file"
-                                                              : "skipped in the current file: " +
-                                                                    it->second->skipped_reason));
+                                   !found
+                                       ? "not in the current file"
+                                       : "skipped in the current file: " + found->skipped_reason));
       match.order.push_back(~(match.lost.size() - 1));
       continue;
     }
-    row.current = it->second;
+    std::string how;
+    row.current = at_baseline_work(pb, found, match.scaled, how);
+    if (!how.empty()) resized.emplace(resized.begin(), 0, how);
+    row.resized = describe_resized(resized);
     match.order.push_back(match.rows.size());
     match.rows.push_back(std::move(row));
   }

@@ -1,7 +1,27 @@
 #pragma once
 // Which probe points are compared: each point of the newest history night matched with
 // tonight's and each history night's, the ones lost tonight (MISSING), and the ones not compared.
+//
+// A night may size a point differently from the baseline: the DRAM-sized points (bandwidth
+// kernels, the ladder's rungs below 1 FLOP/byte, library calls) run at the night's DRAM plateau
+// (harness/sweep/plan_sizes.hpp), and where the host's memory plateau moved (a shared L3 that
+// comes and goes: issue 49, a 2-vCPU VM whose plateau search found 256 MiB on five nights, 512 MiB
+// and 1 GiB on two others) their names or their work change with it. So:
+// - a point whose work (bytes, or FLOPs where it counts no bytes) differs from the baseline's is
+//   compared per unit of work: its times are scaled to the baseline's work (a copy the match
+//   owns), and the note says so. Same name, other size: the ladder's `fma k:1`.
+// - a baseline point on its file's DRAM plateau that another night lacks by name is matched with
+//   that night's one point of the same probe, space and dtype on that night's own DRAM plateau
+//   (`triad/OpenMP/fp64/n:11184768` with `…/n:44739200`), where each file has exactly one.
+// - a baseline point on the DRAM plateau that tonight lacks even so, on a night whose DRAM plateau
+//   differs from the baseline's (a cache sweep's largest sets follow the plateau), is not
+//   compared rather than MISSING: the DRAM roofs (B, B_read, B_write) are still compared.
+// What this can no longer catch: a point lost on a night the plateau moved, where it is one of
+// those the plateau sizes; and per-point speed across sizes assumes the rate does not depend on
+// the size on the plateau (the plateau's definition).
 #include <cstddef>
+#include <deque>
+#include <string>
 #include <vector>
 
 #include "reports/compare/comparison.hpp"
@@ -21,12 +41,15 @@ struct PointRow {
   std::string unowned_level;
   bool range_judgeable = false;
   double dram_rate = 0;
+  // How nights that sized the point differently were matched and scaled (empty: none did).
+  std::string resized;
 };
 
 struct PointMatch {
   std::vector<PointRow> rows;          // measured and verified in the baseline, measured tonight
   std::vector<MetricComparison> lost;  // MISSING points, in file order with the others below
   std::vector<std::size_t> order;      // per point of `newest` compared: row index or ~lost index
+  std::deque<Point> scaled;  // copies of points run at another size, times at the baseline's work
 };
 
 // Matches the points of the newest history night (`history.back()`); the ones the baseline

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/input_error.hpp"
+#include "reports/compare/compare.hpp"
 #include "reports/fit/analysis.hpp"
 #include "reports/fit/roof_roles.hpp"
 #include "reports/render/pyramid_table.hpp"
@@ -368,6 +369,107 @@ TEST(PlateauRoofs, ABrokenRecordNamesItsField) {
   p["tolerance"] = 7;
   EXPECT_NE(error_of(p).find("memory_plateau.tolerance"), std::string::npos) << error_of(p);
   EXPECT_EQ(error_of(plateau(true)), "");
+}
+
+// --- nights whose DRAM plateau moved (compare/point_rows.hpp) -----------------------------------
+
+// A night of the VM above with its plateau from `dram` (the DRAM-sized points run there, named
+// by their size), the DRAM points' rates × `dram_speed`, and a cache_read set of 768 MiB that the
+// sweep ran only where the plateau began below it.
+FileAnalysis night_on_plateau(double dram, double dram_speed, bool with_768 = true,
+                              double jitter = 0) {
+  json plateau_record = plateau(true);
+  plateau_record["start_bytes"] = dram;
+  plateau_record["planned_bytes"] = dram;
+  json context = {{"host", {{"hostname", "vm"}}},
+                  {"cpu", {{"model", "AMD EPYC 9R45"}, {"caches", json::array()}}},
+                  {"spaces", json::array({{{"name", "OpenMP"},
+                                           {"kind", "host"},
+                                           {"concurrency", 2},
+                                           {"device", nullptr},
+                                           {"memory_plateau", plateau_record}}})}};
+  json points = {peak(),
+                 point("cache_update", "cache", 64 * kMiB, 2 * 64 * kMiB, 99),
+                 point("cache_read", "cache", 64 * kMiB, 64 * kMiB, 70),
+                 point("cache_read", "cache", 16 * kMiB, 16 * kMiB, 120),
+                 point("cache_update", "cache", 16 * kMiB, 2 * 16 * kMiB, 140),
+                 point("cache_read", "cache", 4 * kMiB, 4 * kMiB, 200),
+                 point("cache_update", "cache", 4 * kMiB, 2 * 4 * kMiB, 240)};
+  if (with_768) points.push_back(point("cache_read", "cache", 768 * kMiB, 768 * kMiB, 37.4));
+  for (const auto& [probe, traffic, gbs] : std::vector<std::tuple<std::string, double, double>>{
+           {"update_xy", 1.5, 40.2}, {"triad", 1, 33.0}, {"read", 1, 37.0}, {"dot", 1, 36.5}})
+    points.push_back(point(probe, "bandwidth", dram, traffic * dram, gbs * dram_speed));
+  // Seven repetitions a point, a night's own jitter on them: enough for the rank test.
+  for (json& p : points) {
+    const double m = p["median_s"].get<double>();
+    p["samples"] = json::array();
+    for (int i = 0; i < 7; ++i) p["samples"].push_back(m * (0.99 + 0.003 * i + jitter));
+    p["median_s"] = p["samples"][3];
+  }
+  const json doc = {{"schema_version", "1.4.0"},
+                    {"context", context},
+                    {"profile", {{"name", "quick"}, {"dram_min_bytes", 64 * kMiB}}},
+                    {"points", points}};
+  return analyze(parse_results(doc.dump(), "vm.json"), 200);
+}
+
+const MetricComparison* metric(const Comparison& c, const std::string& name) {
+  for (const auto* list : {&c.points, &c.roofs})
+    for (const MetricComparison& m : *list)
+      if (m.metric == name) return &m;
+  return nullptr;
+}
+
+// Issue 49's recorded series: the plateau search found 256 MiB on most nights of a 2-vCPU VM
+// and 512 MiB or 1 GiB on others, and every DRAM point of such a night was MISSING (renamed) or,
+// where its name has no size (the ladder's rungs), compared by time at four times the work.
+TEST(PlateauMoved, DramPointsAreComparedByRoleAndPerUnitOfWork) {
+  const FileAnalysis n1 = night_on_plateau(512 * kMiB, 1, true, 0),
+                     n2 = night_on_plateau(512 * kMiB, 1, true, 0.002),
+                     n3 = night_on_plateau(512 * kMiB, 1, true, -0.002);
+  const std::vector<const FileAnalysis*> history = {&n1, &n2, &n3};
+  const std::string triad = "triad/OpenMP/fp64/ws:" + std::to_string(long(512 * kMiB));
+  const std::string set_768 = "cache_read/OpenMP/fp64/ws:" + std::to_string(long(768 * kMiB));
+  {
+    // The same machine, its plateau found from 1 GiB tonight: nothing lost, nothing slower.
+    const FileAnalysis moved = night_on_plateau(1 * kGiB, 1, false);
+    const Comparison c = compare_history(history, moved, {});
+    for (const auto* list : {&c.points, &c.roofs})
+      for (const MetricComparison& m : *list)
+        EXPECT_TRUE(m.verdict != Verdict::kMissing && m.verdict != Verdict::kSlower)
+            << m.metric << " " << verdict_name(m.verdict) << ": " << m.note;
+    const MetricComparison* t = metric(c, triad);
+    ASSERT_TRUE(t);
+    EXPECT_NEAR(t->change, 0, 0.02);
+    EXPECT_NE(t->note.find("compared per unit of work: tonight as triad/OpenMP/fp64/ws:" +
+                           std::to_string(long(kGiB)) + " × 2 of its work"),
+              std::string::npos)
+        << t->note;
+    const auto skipped =
+        std::find_if(c.not_compared.begin(), c.not_compared.end(),
+                     [&](const std::string& s) { return s.rfind(set_768, 0) == 0; });
+    ASSERT_NE(skipped, c.not_compared.end());
+    EXPECT_NE(skipped->find("sized by the DRAM plateau, which moved from 512 MiB to 1024 MiB"),
+              std::string::npos)
+        << *skipped;
+  }
+  {
+    // A slower memory is still caught when the plateau moved: per byte, point by point.
+    const FileAnalysis slower = night_on_plateau(1 * kGiB, 0.8, false);
+    const Comparison c = compare_history(history, slower, {});
+    const MetricComparison* t = metric(c, triad);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->verdict, Verdict::kSlower) << t->note;
+    EXPECT_NEAR(t->change, -0.2, 0.02);
+  }
+  {
+    // Where the plateau did not move, a lost set on it is MISSING as before.
+    const FileAnalysis lost = night_on_plateau(512 * kMiB, 1, false);
+    const Comparison c = compare_history(history, lost, {});
+    const MetricComparison* m = metric(c, set_768);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->verdict, Verdict::kMissing);
+  }
 }
 
 }  // namespace ridgeline::plateau_test
