@@ -63,8 +63,11 @@ inline constexpr double kMaxCachePasses = 1e9;  // passes are an int; counts sta
 // LDS granularity of 128 dwords), plus the driver's reserve per block. Kokkos sets the kernel's
 // shared-memory carveout for the blocks its occupancy wants (Kokkos_Cuda_KernelLaunch.hpp), so
 // the SM's whole shared memory is available. Resident blocks: the fewest of what shared memory,
-// threads and the block limit allow. `teams` 0: the device states no shared memory per unit (a
-// file before 1.3), and the probe keeps its own rule (two waves of the space's concurrency).
+// threads and the block limit allow. Not registers: the kernel's count is the compiler's, which
+// the planner does not see; where registers bind first, fewer blocks are resident than
+// blocks_per_unit says (then an upper bound), and the launch's waves still fill every SM. `teams`
+// 0: the device states no shared memory per unit (a file before 1.3), and the probe keeps its
+// own rule (two waves of the space's concurrency).
 struct SramLaunch {
   std::size_t teams = 0;
   int blocks_per_unit = 0;
