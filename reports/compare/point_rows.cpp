@@ -23,6 +23,12 @@ double work(const Point& p) { return p.bytes > 0 ? p.bytes : p.flops; }
 // A point's name without its size (`triad/OpenMP/fp64` of `triad/OpenMP/fp64/n:11184768`).
 std::string without_size(const std::string& name) { return name.substr(0, name.rfind('/')); }
 
+// Where the run sized its DRAM points: the plateau search's planned set, else the DRAM rule's.
+double dram_points_bytes(const Results& r, const std::string& space) {
+  const SpaceInfo* s = r.find_space(space);
+  return s && s->plateau ? s->plateau->planned_bytes : dram_working_set_bytes(r, space);
+}
+
 bool on_own_dram_plateau(const Results& r, const Point& p) {
   const double dram = dram_working_set_bytes(r, p.space);
   return dram > 0 && p.working_set_bytes > 0 && dram_sized(p, dram);
@@ -130,8 +136,10 @@ PointMatch match_points(const std::vector<const FileAnalysis*>& history,
     const double before = median(medians);
     const std::string before_text = fmt::format("{:.4g} s", before);
     if (!found || !found->measured()) {
-      const double dram_before = dram_working_set_bytes(newest.results, pb.space);
-      const double dram_tonight = dram_working_set_bytes(current.results, pb.space);
+      // Moved: the DRAM points ran at another size tonight (where the plateau begins may move
+      // while they do not: 128, 181 or 256 MiB, the points at 256 MiB all three nights).
+      const double dram_before = dram_points_bytes(newest.results, pb.space);
+      const double dram_tonight = dram_points_bytes(current.results, pb.space);
       // Tonight's sweep ends at its own plateau: sets from the lower plateau up were sized by it.
       const bool plateau_sized =
           on_plateau || pb.working_set_bytes >= 0.99 * std::min(dram_before, dram_tonight);
