@@ -46,13 +46,13 @@ struct Points {
       if (!fresh) it->second = nullptr;
     }
   }
-  // The point on this file's plateau that `pb` is, where `pb` is the one of its file (`role`).
+  // This file's only DRAM-plateau point of `pb`'s probe, space and dtype (null: none or several).
   const Point* role_of(const Point& pb) const {
     const auto it = dram_role.find(without_size(pb.name));
     return it == dram_role.end() ? nullptr : it->second;
   }
-  // `pb` here: by name, else by its DRAM role where it is its own file's only point of that role
-  // (`baseline`: that file's index), so that a lost point is never matched with its sibling.
+  // `pb` here: by name, else by its DRAM role where it is the only point of that role in its own
+  // file (`baseline`), so that a lost point is never matched with a sibling.
   const Point* find(const Point& pb, const Points& baseline) const {
     if (const auto it = by_name.find(pb.name); it != by_name.end()) return it->second;
     return baseline.role_of(pb) == &pb ? role_of(pb) : nullptr;
