@@ -93,7 +93,7 @@ typedef SumWord HostWordVector __attribute__((vector_size(kHostIsa.vector_bytes)
 // `passes` read passes over an item's n words: the sum of their xor3_pass values, bit for bit.
 // On hosts the lanes are V vector registers (GCC's vector extension, V = kHostIsa's accumulator
 // registers) and each pass ends with V - 1 packed adds of its registers into one and one add into
-// a register of sums that lives across passes; the 128 lanes are added into one word once, after
+// a register of sums that lives across passes; the W lanes are added into one word once, after
 // the last pass. Why not xor3_pass per pass: GCC 12 kept its W-word array on the stack (zeroed by
 // `rep stos` and stored and reloaded every pass), which cost about 40 clocks a pass: 0.68 x the fp
 // adds' rate on an 8 KiB set on the Xeon of backends/README.md, whose passes are 64 clocks of
