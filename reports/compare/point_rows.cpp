@@ -84,10 +84,11 @@ const Point* at_baseline_work(const Point& pb, const Point* p, std::deque<Point>
 // night 0 for tonight, else the history night's number from 1.
 std::string describe_resized(const std::vector<std::pair<std::size_t, std::string>>& done) {
   std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
-  for (const auto& [night, how] : done) {
+  for (const auto& entry : done) {  // not a structured binding: clang < 16 cannot capture one
+    const std::string& how = entry.second;
     auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == how; });
     if (it == groups.end()) it = groups.insert(groups.end(), {how, {}});
-    it->second.push_back(night);
+    it->second.push_back(entry.first);
   }
   std::string text;
   for (const auto& [how, nights] : groups) {
