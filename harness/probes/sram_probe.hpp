@@ -86,9 +86,9 @@ struct SramShape {
           : std::max<std::size_t>(1, LaunchShape<Space>::template lanes<T>() / kLanes);
   static constexpr std::size_t kAccumulators = kWordsInFlight * kLanes;
   static_assert((kAccumulators & (kAccumulators - 1)) == 0, "pairwise sum needs a power of two");
-  // Hosts sum the scratch's 32-bit words with integer adds (word_sum.hpp): the same registers
-  // hold kSumWords words. GPUs add elements in T (stream_probe_impl.hpp, reduce_vectors, says
-  // why). Sum: what a thread's sum and its stored value are.
+  // Hosts combine the scratch's 32-bit words with integer ops (word_sum.hpp): the same
+  // registers hold kSumWords words. GPUs add elements in T (stream_probe_impl.hpp, reduce_vectors,
+  // says why). Sum: what a thread's sum and its stored value are.
   static constexpr bool kWords = !kIsDeviceSpace<Space> && kSumsWords<T>;
   using Sum = std::conditional_t<kWords, SumWord, T>;
   static constexpr std::size_t kSumWords = kAccumulators * (kWords ? kWordsPerElement<T> : 1);
@@ -163,7 +163,7 @@ class SramProbe final : public Probe {
     info_.working_set_bytes = words_ * sizeof(Word);  // one team's scratch: what the grade names
     const double sweeps = read ? 1.0 + passes : 2.0 + 2.0 * passes;  // fill + passes (+ final)
     info_.bytes = sweeps * elements * s;
-    // Hosts: the read sweeps' adds are integer adds of words, no FLOPs; sram_update's FMAs remain.
+    // Hosts: the read sweeps combine words with integer ops, no FLOPs; sram_update's FMAs remain.
     info_.flops = Shape::kWords ? (read ? 0.0 : 2.0 * passes * elements)
                                 : (read ? double(passes) : 2.0 * passes + 1.0) * elements +
                                       threads * double(Shape::kAccumulators - 1);

@@ -5,17 +5,16 @@
 // not fp adds: a read of L1 issues one add per loaded vector, and Zen 3 and Zen 5 issue packed fp
 // adds (vaddpd, vaddps) on two FADD pipes, as many as their load ports, so fp adds cap the loop at
 // exactly L1's rate (1.00 of it; scripts/check-hot-loops --ceiling asks 1.5). Packed integer ops
-// issue on all four vector pipes (the sheets' vec_int, 4 per clock): 2.0.
+// issue on all four vector pipes (the sheets' vec_int, 4 per clock).
 //
 // Why a 3-input XOR, two loaded vectors per update (`acc ^= a ^ b`), not one integer add per
 // vector: on the Intel Xeon these runs are measured on (family 6 model 207, AVX-512), an L1 read
 // of 16 KiB with 8 zmm accumulators ran 464 GB/s with vaddpd, 390 with vpaddd and 461-467 with
 // one vpternlogd per two vectors; the word sum with vpaddd cost cache_read 0.82-0.84 x main's fp
-// adds there (backends/README.md). GCC 12 makes `acc ^= a ^ b` one vpternlogd for AVX-512 (one
-// op per two vectors: 3.56 x L1 on the Zen 5 sheet, bound by issue) and two vpxor for AVX2 (one
-// per vector: 1.85 x on the Zen 3 sheet, issue). Measured in the harness on that Xeon it is not
-// the bare loop's rate: the fold once per pass (below) costs about 40 clocks, so cache_read ran
-// 0.68-0.69 x main at 8 KiB, 0.80 at 16 KiB and 0.89 at 32 KiB (vpaddd: 0.83 at all three).
+// adds there. `acc ^= a ^ b` is one vpternlogd for AVX-512 (one op per two vectors: 3.37 x L1 on
+// the Zen 5 sheet, bound by issue) and two vpxor for AVX2 (one per vector: 1.78 x on the Zen 3
+// sheet, issue). In the harness on that Xeon, xor3_read runs cache_read at 0.98-1.02 x the fp
+// adds and sram_read at 1.04-1.06 x (backends/README.md).
 //
 // What it computes: per pass, W lanes (8 vector registers), lane k the XOR of the words at offsets
 // k mod W of the item's run, then the lanes' sum mod 2^32; an item's total adds its passes' sums.
@@ -27,7 +26,9 @@
 // bound), and no FLOP is done: the points count 0 FLOPs on hosts. The point's dtype still names
 // the buffer's element type. GPUs keep fp adds (stream_probe_impl.hpp, run_device_op, says why).
 //
-// The SRAM probe's read sweeps still add words (vpaddd; sram_probe.hpp says why they cannot XOR).
+// The XOR needs inputs that vary along a lane: the stream inputs repeat with period 7 and
+// sram_read's with period 7 (sram_probe.hpp, sram_read_input), prime to every power-of-two lane
+// stride. sram_update's one closing sweep adds its words (vpaddd): its inputs have period 16.
 #include <Kokkos_Core.hpp>
 
 #include "harness/probes/vector_isa.hpp"
