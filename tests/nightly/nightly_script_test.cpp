@@ -213,6 +213,14 @@ class NightlyScript : public ::testing::Test {
     EXPECT_EQ(found.size(), 1u);
     return found.empty() ? fs::path() : found.front();
   }
+  // The nights the store keeps as this baseline's history.
+  std::size_t nights_in_history() const {
+    std::size_t n = 0;
+    for (const auto& e :
+         fs::directory_iterator(baselines() / (only_baseline().stem().string() + ".history")))
+      n += e.path().extension() == ".json";
+    return n;
+  }
   fs::path dir_;
 };
 
@@ -349,11 +357,7 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
   EXPECT_EQ(slurp(only_baseline().string()), before);
   EXPECT_NE(slurp(step_summary()).find("SLOWER: `triad/Serial/fp64"), std::string::npos);
   // A night with a regression does not join the history.
-  std::size_t history = 0;
-  for (const auto& e :
-       fs::directory_iterator(baselines() / (only_baseline().stem().string() + ".history")))
-    history += e.path().extension() == ".json";
-  EXPECT_EQ(history, std::size_t(kMinHistory - 1));
+  EXPECT_EQ(nights_in_history(), std::size_t(kMinHistory - 1));
 }
 
 // A slowdown in one run and not in its re-measure (a neighbour's burst on a shared host, issue 49)
@@ -361,10 +365,6 @@ TEST_F(NightlyScript, PlantedSlowdownFailsTheNightAndNamesTheMetric) {
 TEST_F(NightlyScript, ATransientSlowdownIsReMeasuredAndNotGated) {
   const std::string wrapper = replaying_binary();
   for (int i = 0; i <= kMinHistory; ++i) ASSERT_EQ(night("", wrapper).r.exit_code, 0);
-  const fs::path history = baselines() / (only_baseline().stem().string() + ".history");
-  const auto nights_in_history = [&history] {
-    return std::distance(fs::directory_iterator(history), fs::directory_iterator());
-  };
   const auto before = nights_in_history();
   set_transient("triad/Serial/fp64/n:10880", 3);
   const Night n = night("", wrapper);
@@ -397,10 +397,6 @@ TEST_F(NightlyScript, ATransientSlowdownIsReMeasuredAndNotGated) {
 TEST_F(NightlyScript, ABurstLongerThanTheFirstRemeasureIsSeparatedByTheSecond) {
   const std::string wrapper = replaying_binary();
   for (int i = 0; i <= kMinHistory; ++i) ASSERT_EQ(night("", wrapper).r.exit_code, 0);
-  const fs::path history = baselines() / (only_baseline().stem().string() + ".history");
-  const auto nights_in_history = [&history] {
-    return std::distance(fs::directory_iterator(history), fs::directory_iterator());
-  };
   const auto before = nights_in_history();
   const std::string point = "triad/Serial/fp64/n:10880";
   set_transient(point, 3, 2);
