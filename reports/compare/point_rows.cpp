@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <string>
 #include <unordered_map>
@@ -27,6 +28,18 @@ std::string without_size(const std::string& name) { return name.substr(0, name.r
 double dram_points_bytes(const Results& r, const std::string& space) {
   const SpaceInfo* s = r.find_space(space);
   return s && s->plateau ? s->plateau->planned_bytes : dram_working_set_bytes(r, space);
+}
+
+// Whether a point's name says its size (`triad/…/n:11184768`, `cache_read/…/ws:268435456`), so
+// that the same point run at another size has another name. A name that does not (the ladder's
+// `fma/…/k:1`) is found tonight whatever size the plateau gave it: missing, it is lost.
+bool named_by_size(const Point& p) {
+  const std::string last = p.name.substr(p.name.rfind('/') + 1);
+  const std::size_t colon = last.find(':');
+  if (colon == std::string::npos) return false;
+  char* end = nullptr;
+  const double value = std::strtod(last.c_str() + colon + 1, &end);
+  return end && *end == '\0' && value > 0 && (value == p.elements || value == p.working_set_bytes);
 }
 
 bool on_own_dram_plateau(const Results& r, const Point& p) {
@@ -144,7 +157,8 @@ PointMatch match_points(const std::vector<const FileAnalysis*>& history,
       // Tonight's sweep ends at its own plateau: sets from the lower plateau up were sized by it.
       const bool plateau_sized =
           on_plateau || pb.working_set_bytes >= 0.99 * std::min(dram_before, dram_tonight);
-      if (!found && plateau_sized && dram_tonight > 0 && dram_tonight != dram_before) {
+      if (!found && plateau_sized && named_by_size(pb) && dram_tonight > 0 &&
+          dram_tonight != dram_before) {
         c.not_compared.push_back(fmt::format(
             "{}: sized by the DRAM plateau, which moved from {:.0f} MiB to {:.0f} MiB tonight; "
             "the DRAM roofs are compared",

@@ -15,10 +15,13 @@
 //   (`triad/OpenMP/fp64/n:11184768` with `…/n:44739200`), where each file has exactly one.
 // - a baseline point on the DRAM plateau that tonight lacks even so, on a night whose DRAM plateau
 //   differs from the baseline's (a cache sweep's largest sets follow the plateau), is not
-//   compared rather than MISSING: the DRAM roofs (B, B_read, B_write) are still compared.
-// What this can no longer catch: a point lost on a night the plateau moved, where it is one of
-// those the plateau sizes; and per-point speed across sizes assumes the rate does not depend on
-// the size on the plateau (the plateau's definition).
+//   compared rather than MISSING: the DRAM roofs (B, B_read, B_write) are still compared. Only
+//   where its name says its size (`ws:268435456`): a point named without it (`fma k:1`) would
+//   be found tonight at any size, and missing it is lost (gate-aa's lost `fma k:1` passed on a
+//   night whose plateau moved from 256 MiB to 1 GiB before this).
+// What this can no longer catch: a point named by its size lost on a night the plateau moved,
+// where it is one of those the plateau sizes; and per-point speed across sizes assumes the rate
+// does not depend on the size on the plateau (the plateau's definition).
 #include <cstddef>
 #include <deque>
 #include <string>

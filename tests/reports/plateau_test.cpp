@@ -374,10 +374,11 @@ TEST(PlateauRoofs, ABrokenRecordNamesItsField) {
 // --- nights whose DRAM plateau moved (compare/point_rows.hpp) -----------------------------------
 
 // A night of the VM above with its plateau from `dram` (the DRAM-sized points run there, named
-// by their size), the DRAM points' rates × `dram_speed`, and a cache_read set of 768 MiB that the
-// sweep ran only where the plateau began below it.
+// by their size, and the ladder's lowest rung, named without it), the DRAM points' rates ×
+// `dram_speed`, and a cache_read set of 768 MiB that the sweep ran only where the plateau began
+// below it.
 FileAnalysis night_on_plateau(double dram, double dram_speed, bool with_768 = true,
-                              double jitter = 0) {
+                              double jitter = 0, bool with_rung = true) {
   json plateau_record = plateau(true);
   plateau_record["start_bytes"] = dram;
   plateau_record["planned_bytes"] = dram;
@@ -399,6 +400,11 @@ FileAnalysis night_on_plateau(double dram, double dram_speed, bool with_768 = tr
   for (const auto& [probe, traffic, gbs] : std::vector<std::tuple<std::string, double, double>>{
            {"update_xy", 1.5, 40.2}, {"triad", 1, 33.0}, {"read", 1, 37.0}, {"dot", 1, 36.5}})
     points.push_back(point(probe, "bandwidth", dram, traffic * dram, gbs * dram_speed));
+  if (with_rung) {
+    json rung = point("fma", "fma", dram, dram, 39.0 * dram_speed);
+    rung["name"] = "fma/OpenMP/fp64/k:1";
+    points.push_back(rung);
+  }
   // Seven repetitions a point, a night's own jitter on them: enough for the rank test.
   for (json& p : points) {
     const double m = p["median_s"].get<double>();
@@ -461,6 +467,21 @@ TEST(PlateauMoved, DramPointsAreComparedByRoleAndPerUnitOfWork) {
     ASSERT_TRUE(t);
     EXPECT_EQ(t->verdict, Verdict::kSlower) << t->note;
     EXPECT_NEAR(t->change, -0.2, 0.02);
+  }
+  {
+    // Moved, but the lost point's name does not say its size (the ladder's rung): tonight would
+    // have it by that name at any size, so it is lost, not "not compared".
+    const FileAnalysis lost = night_on_plateau(1 * kGiB, 1, false, 0, false);
+    const Comparison c = compare_history(history, lost, {});
+    const MetricComparison* m = metric(c, "fma/OpenMP/fp64/k:1");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->verdict, Verdict::kMissing) << m->note;
+    // Present, it is compared per unit of work like the others.
+    const FileAnalysis kept = night_on_plateau(1 * kGiB, 1, false);
+    const Comparison with_rung = compare_history(history, kept, {});
+    const MetricComparison* k = metric(with_rung, "fma/OpenMP/fp64/k:1");
+    ASSERT_TRUE(k);
+    EXPECT_NE(k->verdict, Verdict::kMissing);
   }
   {
     // Where the plateau did not move, a lost set on it is MISSING as before.
