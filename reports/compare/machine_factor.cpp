@@ -7,6 +7,7 @@
 
 #include "core/stats.hpp"
 #include "reports/compare/annotate.hpp"
+#include "reports/compare/few_nights.hpp"
 
 namespace ridgeline {
 
@@ -48,22 +49,25 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
     return;
   }
   // The smallest uniform change it calls SLOWER in 95 % of nights: past the threshold (the
-  // tolerance, or where the floor leaves the test short of alpha, the change that reaches it) by
-  // 1.645 spreads, since tonight's own factor scatters by a spread around the change. The
+  // tolerance, or where it leaves the test short of alpha, the change that reaches it) by the 95 %
+  // quantile of T_n spreads, since tonight's own factor scatters around the change, counted in a
+  // spread that is itself an estimate (7 nights: 2.6 spreads, where a normal z says 1.645). The
   // threshold alone is a coin toss: gate-aa's 10 % plant was caught in 1 of the 2 recorded nights
-  // whose threshold promised it (2026-12-06, the development VM).
+  // whose threshold promised it (2026-12-06, the development VM); with the normal 1.645 in 2 of 5.
   // Held to k re-measures (compare/remeasure.hpp), a change is called only when all k + 1 runs
   // call it: each must then catch it in 95 %^(1/(k+1)) of nights for all of them to catch it in
-  // 95 % (k = 1: sqrt(95 %), 1.955 spreads; k = 2: 2.121).
+  // 95 % (k = 1: sqrt(95 %); k = 2: 95 %^(1/3)).
   const double threshold_log = std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.spread);
   const double power = std::pow(kDetectionPower, 1.0 / (1 + std::max(o.remeasured, 0)));
-  m.min_detectable = -std::expm1(-(threshold_log + z_two_sided(2 * (1 - power)) * m.spread));
+  const std::size_t n = e.history.size();
+  m.min_detectable = -std::expm1(-(threshold_log + few_nights_quantile(n, power) * m.spread));
   m.note = fmt::format(
       "{}machine-wide factor: the median over the points, taken out of each point and roof for "
       "their relative verdicts; judged against its spread across the history nights, {:.2f} % "
-      "over {} nights{} ({:g} spreads, at least {:g} %)",
+      "over {} nights{} ({:g} spreads, at least {:g} %); the change it catches in 95 % of "
+      "nights counts {:.2f} spreads past that, as a spread from {} nights is known",
       why.empty() ? "" : why + "; ", 100 * m.spread, m.nights, how, o.machine_k,
-      o.machine_threshold_pct);
+      o.machine_threshold_pct, few_nights_quantile(n, power), n);
 }
 
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {

@@ -31,8 +31,10 @@ struct MachineFactorEvidence {
 // is larger: a slow phase of a shared machine is noisy (night-08 of tests/data/gate-history,
 // 14 % slower than the seven before it, had 2.7× their noise), and a night r times noisier knows
 // its factor r times less well. The tolerance is the larger of --machine-threshold and
-// --machine-k spreads; beyond it, the change is tested with a normal z in those spreads. Fills
-// spread, tolerance, p, verdict, min_detectable and the note.
+// --machine-k spreads; beyond it, the change is tested with a normal z in those spreads. The
+// minimum detectable change it prints counts tonight's scatter as a spread from that many nights
+// knows it (compare/few_nights.hpp: T_n, not a normal z). Fills spread, tolerance, p, verdict,
+// min_detectable and the note.
 // The slowdown `spread` (of logs) tolerates under the machine-wide rule: the larger of
 // --machine-threshold and --machine-k spreads. Also what a roof's own absolute change is held to.
 double machine_tolerance(double spread, const CompareOptions& o);
