@@ -7,7 +7,7 @@
 namespace ridgeline {
 namespace {
 
-const std::vector<std::string> kCacheProbes = {"cache_update", "cache_triad", "cache_read"};
+const std::vector<std::string> kErtCacheProbes = {"cache_update", "cache_triad", "cache_read"};
 
 nlohmann::json interval(const Interval& ci, double scale) {
   return nlohmann::json::array({ci.low / scale, ci.high / scale});
@@ -30,7 +30,7 @@ std::string ert_roofline_json(const RoofExport& roofs) {
 
   nlohmann::json gbytes_data = nlohmann::json::array();
   nlohmann::json level_metadata = nlohmann::json::array();
-  for (const auto& l : levels_of_first_sweep(g, kCacheProbes)) {
+  for (const auto& l : levels_of_first_sweep(g, kErtCacheProbes)) {
     if (is_main_memory(l.name)) continue;  // the fit's B below stands for it
     gbytes_data.push_back({l.name, l.bandwidth / kGiga});
     level_metadata.push_back({{"LEVEL", l.name},

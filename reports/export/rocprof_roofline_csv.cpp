@@ -11,7 +11,7 @@ namespace {
 // with doubles and its caches with floats.
 const std::vector<std::string> kBandwidthDtypes = {"fp64", "fp32"};
 const std::vector<std::string> kCacheDtypes = {"fp32", "fp64"};
-const std::vector<std::string> kCacheProbes = {"cache_read", "cache_update", "cache_triad"};
+const std::vector<std::string> kRocprofCacheProbes = {"cache_read", "cache_update", "cache_triad"};
 
 const ExportedGroup* group_of(const std::vector<const ExportedGroup*>& groups,
                               const std::string& dtype) {
@@ -90,7 +90,7 @@ std::string rocprof_roofline_csv(const RoofExport& roofs) {
     for (const auto& dtype : kCacheDtypes) {
       const ExportedGroup* g = group_of(groups[space], dtype);
       const auto levels =
-          g ? levels_of_first_sweep(*g, kCacheProbes) : std::vector<ExportedLevel>{};
+          g ? levels_of_first_sweep(*g, kRocprofCacheProbes) : std::vector<ExportedLevel>{};
       for (const auto& l : levels)
         if (l.name == "L1" || l.name == "L2" || l.name == "MALL")
           row[l.name + "Bw"] = number(l.bandwidth, kGiga);

@@ -1,6 +1,7 @@
 // An engine's benchmark beside the speed of light: vLLM bench serve's JSON read and mapped to
 // decode and prefill shapes, each median's share of the bound, a time faster than the bound an
 // error (exit 1, one line), what cannot be mapped named, and bad files one line naming the field.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
