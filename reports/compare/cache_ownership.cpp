@@ -8,14 +8,14 @@
 
 #include "core/units.hpp"
 #include "reports/fit/roof_roles.hpp"
+#include "reports/levels/memory_levels.hpp"
 
 namespace ridgeline {
 
 std::string unowned_level_reason(const Results& r, const Point& p) {
   if (p.working_set_bytes <= 0 || is_device_space(r, p.space)) return {};
   // Where DRAM begins is roof_roles' to say (the measured plateau where the file records one).
-  const double dram = dram_working_set_bytes(r, p.space);
-  if (dram > 0 && dram_sized(p, dram)) return {};
+  if (on_dram_plateau(r, p)) return {};
   const SpaceInfo* s = r.find_space(p.space);
   const int threads = std::max(s ? s->concurrency : 1, 1);
   std::vector<const CacheInfo*> levels;  // data and unified caches, innermost first
@@ -74,6 +74,16 @@ std::string unowned_level_reason(const Results& r, const Point& p) {
   if (std::string shared = reason(*levels.back()); !shared.empty()) return shared;
   return p.family == "cache" && p.working_set_bytes <= 2 * below ? edge(below_name, below)
                                                                  : std::string();
+}
+
+std::optional<std::string> point_level(const Results& r, const Point& p) {
+  if (p.working_set_bytes <= 0 || roof_role(p) == RoofRole::kPeak) return std::nullopt;
+  if (on_dram_plateau(r, p)) return "DRAM plateau";
+  const std::vector<CacheCapacity> caps = cache_capacities(r, p.space);
+  if (caps.empty()) return std::nullopt;
+  for (const CacheCapacity& c : caps)
+    if (p.working_set_bytes <= c.bytes) return c.name.substr(0, c.name.find(" ("));
+  return "beyond the listed caches";
 }
 
 }  // namespace ridgeline

@@ -4,6 +4,7 @@
 // neighbours come and go: on a 2-vCPU EPYC VM the 32–64 MiB sets swung 40–58 % between nights
 // (issue 49). The gate judges such points against the range their history shows
 // (compare/shared_level.hpp); every other point by its tolerance around the history's median.
+#include <optional>
 #include <string>
 
 #include "results/results_model.hpp"
@@ -21,5 +22,16 @@ namespace ridgeline {
 // plateau (dram_sized), have no working set, or come from files that record no caches: those are
 // judged as before.
 std::string unowned_level_reason(const Results& r, const Point& p);
+
+// Where a point's working set lives, in a few words, for compare.json's `level`: "DRAM plateau"
+// (on_dram_plateau, the rule the gate matches and judges DRAM points by), else the smallest level
+// of the memory-levels report's cache_capacities (levels/memory_levels.hpp) that holds it, without
+// its "(LLC)": "L1", "L2", "L3", a GPU's "MALL"; else "beyond the listed caches" (past every level
+// of the list, below the plateau: a level the list lacks, or partly the last one). nullopt for
+// points with no working set, register-only ones (P's: their working set is only their output)
+// and files that record no caches. One rule in one place, so that scripts which choose points by
+// level (scripts/gate-aa's plants of the DRAM plateau and of a private level) choose what the
+// reports call that level.
+std::optional<std::string> point_level(const Results& r, const Point& p);
 
 }  // namespace ridgeline

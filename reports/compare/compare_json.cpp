@@ -65,6 +65,7 @@ CompareMetric metric_record(const MetricComparison& m, const std::string& kind) 
   }
   for (const Remeasure& again : m.remeasures)
     r.remeasures.push_back({again.label, finite(again.change), verdict_name(again.verdict)});
+  if (kind == "point") r.level = m.level;
   if (kind == "roof") {
     // Both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
     // verdict judges), `absolute_*` as measured.
@@ -120,6 +121,7 @@ json metric_to_json(const CompareMetric& r) {
       j["remeasures"].push_back(
           {{"label", again.label}, {"change", number(again.change)}, {"verdict", again.verdict}});
   }
+  if (r.kind == "point") j["level"] = text(r.level);
   if (r.kind == "roof") {
     j["relative_change"] = number(r.relative_change);
     j["absolute_baseline"] = number(r.absolute_baseline);
@@ -272,6 +274,8 @@ CompareMetric metric_from(const Fields& f) {
       r.remeasures.push_back({a.str("label"), a.num_or_null("change"), a.str("verdict")});
     }
   }
+  // 1.7.0 and later; older files name no level.
+  if (r.kind == "point" && f.has("level")) r.level = f.str_or_null("level");
   if (r.kind == "roof") {
     r.relative_change = f.num_or_null("relative_change");
     r.absolute_baseline = f.num_or_null("absolute_baseline");

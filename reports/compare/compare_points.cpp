@@ -39,6 +39,7 @@ MetricComparison compare_point(const PointRow& r, const Factors& f, const Compar
                             1 / double(std::max<std::size_t>(tonight.size(), 1))) *
                            3.14159265 / 3);
   m.metric = r.baseline->name;
+  m.level = r.level;
   // Times: the spread of 1 / t is that of t, so the history's medians serve as they are.
   set_history(m, medians, o);
   describe_shared_level(m, r, medians, f.current, o);

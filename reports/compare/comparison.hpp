@@ -128,6 +128,9 @@ struct MetricComparison {
   bool unfitted = false;
   // Points in a cache level the run does not own, judged against their history's range.
   std::optional<SharedLevel> shared;
+  // Points: where tonight's working set lives ("L1", "DRAM plateau": point_level,
+  // compare/cache_ownership.hpp); nullopt for no working set, P's points, and MISSING points.
+  std::optional<std::string> level;
   // A slowdown the night found, as the re-measure that decided it saw it: the first that
   // contradicted it (then AMBIGUOUS "not reproduced"), else the last (SLOWER stands: every
   // re-measure reproduced it). `remeasures`: as each re-measure saw it, in their order.

@@ -42,11 +42,6 @@ bool named_by_size(const Point& p) {
   return end && *end == '\0' && value > 0 && (value == p.elements || value == p.working_set_bytes);
 }
 
-bool on_own_dram_plateau(const Results& r, const Point& p) {
-  const double dram = dram_working_set_bytes(r, p.space);
-  return dram > 0 && p.working_set_bytes > 0 && dram_sized(p, dram);
-}
-
 // A file's points by name, and its DRAM-plateau points by name without size where that is unique.
 struct Points {
   std::unordered_map<std::string, const Point*> by_name;
@@ -54,7 +49,7 @@ struct Points {
   explicit Points(const Results& r) {
     for (const auto& p : r.points) {
       by_name.emplace(p.name, &p);
-      if (!on_own_dram_plateau(r, p)) continue;
+      if (!on_dram_plateau(r, p)) continue;
       const auto [it, fresh] = dram_role.emplace(without_size(p.name), &p);
       if (!fresh) it->second = nullptr;
     }
@@ -132,7 +127,7 @@ PointMatch match_points(const std::vector<const FileAnalysis*>& history,
       c.not_compared.push_back(pb.name + ": skipped or unverified in the baseline");
       continue;
     }
-    const bool on_plateau = on_own_dram_plateau(newest.results, pb);
+    const bool on_plateau = on_dram_plateau(newest.results, pb);
     PointRow row;
     row.baseline = &pb;
     row.nights.assign(history.size(), nullptr);

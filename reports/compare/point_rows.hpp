@@ -24,6 +24,7 @@
 // does not depend on the size on the plateau (the plateau's definition).
 #include <cstddef>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct PointRow {
   double dram_rate = 0;
   // How nights that sized the point differently were matched and scaled (empty: none did).
   std::string resized;
+  // Where tonight's working set lives, for compare.json (point_level, compare/cache_ownership.hpp).
+  std::optional<std::string> level;
 };
 
 struct PointMatch {

@@ -20,11 +20,6 @@ namespace {
 // among six high ones, split no better than 1.3.
 constexpr double kModeSeparation = 2;
 
-bool on_dram_plateau(const Results& r, const Point& p) {
-  const double dram = dram_working_set_bytes(r, p.space);
-  return dram > 0 && dram_sized(p, dram);
-}
-
 }  // namespace
 
 void mark_levels(PointMatch& match, const Results& current) {
@@ -38,6 +33,7 @@ void mark_levels(PointMatch& match, const Results& current) {
   }
   for (PointRow& row : match.rows) {
     const Point& p = *row.current;
+    row.level = point_level(current, p);
     // P and the DRAM plateau are the machine's: never judged by a range.
     row.range_judgeable =
         p.family != "peak" && p.working_set_bytes > 0 && !on_dram_plateau(current, p);

@@ -29,7 +29,7 @@
 
 namespace ridgeline {
 
-// Sets each row's unowned_level, range_judgeable and dram_rate from tonight's file.
+// Sets each row's level, unowned_level, range_judgeable and dram_rate from tonight's file.
 void mark_levels(PointMatch& match, const Results& current);
 
 // Two clusters in a history of positive values: `gap`, their separation as a relative change (0

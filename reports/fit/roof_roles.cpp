@@ -155,4 +155,9 @@ bool dram_sized(const Point& p, double dram_working_set) {
   return p.working_set_bytes >= 0.99 * dram_working_set;
 }
 
+bool on_dram_plateau(const Results& r, const Point& p) {
+  const double dram = dram_working_set_bytes(r, p.space);
+  return dram > 0 && dram_sized(p, dram);
+}
+
 }  // namespace ridgeline

@@ -76,5 +76,10 @@ double dram_working_set_bytes(const Results& r, const std::string& space);
 // plateau up to 4 GiB, DRAM not reached", or in files without a search "DRAM, working sets ≥ …".
 std::string dram_roof_name(const Results& r, const std::string& space, double dram_working_set);
 bool dram_sized(const Point& p, double dram_working_set);
+// Whether `p` ran on its own file's DRAM plateau: dram_sized against that file's
+// dram_working_set_bytes (never where the file tells no DRAM size). Where a point lives decides
+// how the gate judges it (compare/point_rows.hpp, compare/shared_level.hpp,
+// compare/cache_ownership.hpp) and which level compare.json names (compare/cache_ownership.hpp).
+bool on_dram_plateau(const Results& r, const Point& p);
 
 }  // namespace ridgeline

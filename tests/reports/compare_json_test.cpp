@@ -164,6 +164,34 @@ TEST(CompareJson, TwoRemeasuresReadBackToTheSameText) {
   EXPECT_TRUE(held);
 }
 
+// Each point says where tonight's working set lives (1.7.0, point_level): the recorded nights'
+// Serial sets of 61-256 KiB are in the L2 (one thread's 48 KiB L1, 2 MiB L2), the peak point has
+// none. The field reads back to the same text; a file of 1.6.0, without it, reads as no level.
+TEST(CompareJson, EachPointSaysItsLevel) {
+  const std::string text = write_compare_json(recorded_gate().file);
+  const CompareFile back = parse_compare_json(text, "c.json");
+  EXPECT_EQ(write_compare_json(back), text);
+  int points = 0;
+  for (const CompareMetric& m : back.metrics) {
+    if (m.kind != "point") {
+      EXPECT_FALSE(m.level) << m.metric;
+      continue;
+    }
+    ++points;
+    if (m.metric == "peak/Serial/fp64/k:32")
+      EXPECT_FALSE(m.level);
+    else
+      EXPECT_EQ(m.level, std::optional<std::string>("L2")) << m.metric;
+  }
+  EXPECT_EQ(points, 11);
+  json j = json::parse(text);
+  for (const auto& m : j["metrics"]) EXPECT_EQ(m.contains("level"), m["kind"] == "point") << m;
+  j["schema_version"] = "1.6.0";
+  for (auto& m : j["metrics"]) m.erase("level");
+  for (const CompareMetric& m : parse_compare_json(j.dump(), "c.json").metrics)
+    EXPECT_FALSE(m.level) << m.metric;
+}
+
 TEST(CompareJson, CompareCommandWritesTheWritersText) {
   TempDir dir;
   const std::string out = dir.path + "/c.json";
@@ -171,7 +199,7 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
                              night_file(3) + " " + night_file(4) + " --json " + out);
   ASSERT_LE(r.exit_code, 1) << r.err;
   EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
-  EXPECT_EQ(read_compare_json(out).schema_version, "1.6.0");
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.7.0");
 }
 
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {

@@ -3,11 +3,14 @@
 ... as many as exist, up to the first number missing), passes them to compare in that order, and
 plants every change in all of them: on the recorded nights with two re-measures each (copies of
 the night: a real change is in every run) it meets its targets, and reads 2 per night; a plant
-left out of the second re-measure would be "not reproduced" by it and miss them.
+left out of the second re-measure would be "not reproduced" by it and miss them. The plants by
+compare.json's `level` (every L2 point 10 % slower) are printed and caught there too.
 
   gate_aa_remeasures_test.py --bin RIDGELINE_REPORT --source SOURCE_DIR
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import os
 import re
 import shutil
@@ -16,11 +19,30 @@ import sys
 import tempfile
 
 
+def check_dram_plant_follows_moved_sizes(source):
+    """The DRAM-plateau plant reaches a run (a night or a re-measure) that sized its DRAM points
+    differently, as compare matches them: by name, else the run's only point of the same probe,
+    space and dtype; never one of several (the cache sweep's sets)."""
+    loader = importlib.machinery.SourceFileLoader("gate_aa", os.path.join(source, "scripts",
+                                                                          "gate-aa"))
+    spec = importlib.util.spec_from_loader("gate_aa", loader)
+    gate_aa = importlib.util.module_from_spec(spec)
+    loader.exec_module(gate_aa)
+    run = {"points": [{"name": n} for n in ("triad/OpenMP/fp64/n:44739200",
+                                            "fma/OpenMP/fp64/k:1",
+                                            "cache_read/OpenMP/fp64/ws:268435456",
+                                            "cache_read/OpenMP/fp64/ws:536870912")]}
+    found = gate_aa.roles_of({"triad/OpenMP/fp64/n:11184768", "fma/OpenMP/fp64/k:1",
+                              "cache_read/OpenMP/fp64/ws:134217728"}, run)
+    assert found == {"triad/OpenMP/fp64/n:44739200", "fma/OpenMP/fp64/k:1"}, found
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--source", required=True)
     a = ap.parse_args()
+    check_dram_plant_follows_moved_sizes(a.source)
     recorded = os.path.join(a.source, "tests", "data", "gate-history")
     nights = sorted(f for f in os.listdir(recorded) if f.endswith(".json"))
     with tempfile.TemporaryDirectory(prefix="gate-aa-remeasures-") as d:
@@ -48,8 +70,18 @@ def main():
         assert (int(m[1]), int(m[2]), int(m[3])) == (judged, judged, 2 * judged - 1), out
         # The re-measures are no nights of their own.
         assert f"gate-aa: {len(nights)} nights" in out, out
+        # The plants by compare.json's `level`: the recorded Serial sets (61-256 KiB, one
+        # thread's 48 KiB L1 and 2 MiB L2) are all in the L2, planted in every night and each of
+        # its re-measures and caught; no night has an L1 or a DRAM-plateau point to plant.
+        for level, tried in (("DRAM-plateau", 0), ("L1", 0), ("L2", judged)):
+            m = re.search(rf"every {level} point 10 % slower: caught (\d+) of (\d+); in the nights "
+                          r"whose printed minimum detectable change promised it: (\d+) of (\d+)",
+                          out)
+            assert m and int(m[2]) == tried and int(m[1]) == tried, (level, out)
+            assert int(m[3]) == int(m[4]), (level, out)
         rc, out = gate_aa("--no-remeasure")
         assert rc == 0 and "re-measured nights" not in out, out
+        assert f"every L2 point 10 % slower: caught {judged} of {judged}; " in out, out
     return 0
 
 
