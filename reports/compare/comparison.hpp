@@ -95,8 +95,10 @@ struct MetricComparison {
   double min_p_value = 0;  // the smallest p its test can give for these sample counts
   Verdict verdict = Verdict::kSame;
   std::string note;  // why AMBIGUOUS, or which test
-  // The smallest change of throughput the gate can call SLOWER or FASTER here: the tolerance,
-  // when the test can reach alpha; < 0 when it cannot (or for MISSING and FAILED).
+  // The smallest change of throughput the gate calls SLOWER or FASTER here in 95 % of nights:
+  // past the tolerance (or the change the test needs to reach alpha) by as far as tonight's value
+  // scatters (compare/few_nights.hpp); < 0 when the test cannot reach alpha (or for MISSING and
+  // FAILED).
   double min_detectable = -1;
   // GPU clocks from telemetry (0: unknown): tonight's median SM clock during the metric's samples
   // and the history's median, in MHz. For P, the group's peak points.

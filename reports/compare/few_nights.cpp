@@ -61,4 +61,9 @@ double few_nights_quantile(std::size_t nights, double p) {
   return s[i];
 }
 
+double detection_margin(std::size_t nights, int remeasured) {
+  return few_nights_quantile(nights,
+                             std::pow(kDetectionPower, 1.0 / (1 + std::max(remeasured, 0))));
+}
+
 }  // namespace ridgeline

@@ -39,9 +39,6 @@ struct MachineFactorEvidence {
 // --machine-threshold and --machine-k spreads. Also what a roof's own absolute change is held to.
 double machine_tolerance(double spread, const CompareOptions& o);
 
-// The share of nights in which the printed minimum detectable machine-wide change is caught.
-inline constexpr double kDetectionPower = 0.95;
-
 void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
                           const CompareOptions& o);
 

@@ -11,7 +11,7 @@
 namespace ridgeline {
 namespace {
 
-// The smallest slowdown the gate can call SLOWER for this metric (with the test's power).
+// The smallest slowdown the gate calls SLOWER for this metric in 95 % of nights.
 std::string catches(const MetricComparison& m) {
   if (m.verdict == Verdict::kMissing || m.verdict == Verdict::kFailed) return "–";
   return m.min_detectable < 0 ? "none" : fmt::format("{:.1f} %", 100 * m.min_detectable);
@@ -368,8 +368,8 @@ std::string render_compare_markdown(const std::string& current, const Comparison
   md += remeasure_line(c);
   md += shared_lines(c);
   md +=
-      "**What this history lets the gate catch** (smallest change of throughput it can call "
-      "SLOWER";
+      "**What this history lets the gate catch** (smallest change of throughput it calls SLOWER "
+      "in 95 % of nights";
   md += c.gates_speed ? ")" : "; not gated yet)";
   md += ": " + catch_line(c) + "\n\n";
 
@@ -393,9 +393,11 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "across the history nights (the median absolute deviation of the logarithms, scaled to a "
       "standard deviation with a small-sample factor; "
       "known from 3 nights on; at least half the median spread of its kind; widened by tonight's "
-      "own noise), on a log scale. Catches: the smallest slowdown the gate can call SLOWER, the "
-      "tolerance or, where the test needs more to reach alpha (Benjamini–Hochberg included), "
-      "that; none where the test can never reach it.\n"
+      "own noise), on a log scale. Catches: the smallest slowdown the gate calls SLOWER in 95 % of "
+      "nights: past the tolerance (or, where the test needs more to reach alpha, "
+      "Benjamini–Hochberg included, past that) by as far as tonight scatters in 95 % of nights, "
+      "counted in a spread from that many nights (not a normal z); none where the test can never "
+      "reach alpha.\n"
       "- Points: two-sided Mann–Whitney U of tonight's repetitions against those of all history "
       "nights (exact for small samples without ties, else normal approximation); the p-values "
       "are adjusted over all points with Benjamini–Hochberg (the p column shows the adjusted "

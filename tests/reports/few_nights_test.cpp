@@ -8,6 +8,7 @@
 
 #include "core/stats.hpp"
 #include "reports/compare/few_nights.hpp"
+#include "reports/compare/gate_rule.hpp"
 
 namespace ridgeline {
 namespace {
@@ -56,6 +57,36 @@ TEST(FewNights, FewerNightsPromiseLessAndManyComeNearTheNormalFigure) {
   // Higher shares reach further; the same call gives the same figure.
   EXPECT_GT(few_nights_quantile(7, 0.983), few_nights_quantile(7, 0.95));
   EXPECT_EQ(few_nights_quantile(7, 0.95), few_nights_quantile(7, 0.95));
+}
+
+// A roof's or point's printed minimum detectable change is the same promise: a slowdown of that
+// size is SLOWER even where tonight scatters against it as far as 95 % of nights do (T_7: 2.56
+// spreads), where the tolerance alone (the figure before) is caught on half the nights.
+TEST(FewNights, AMetricsMinimumDetectableChangeIsCaughtInNinetyFivePercentOfNights) {
+  CompareOptions o;
+  const auto judged = [&o](double log_change) {
+    std::vector<MetricComparison> list(1);
+    MetricComparison& m = list[0];
+    m.spread = 0.02;  // 2 % over 7 nights: tolerance 10 spreads
+    m.nights = 7;
+    m.q_value = 1e-6;  // significant: the threshold is the tolerance
+    m.min_p_value = 1e-9;
+    m.change = std::expm1(log_change);
+    decide_all(list, {0}, 1, o);
+    return m;
+  };
+  const MetricComparison m = judged(0);
+  const double shift = -std::log1p(-m.min_detectable), tolerance = -std::log1p(-m.tolerance);
+  EXPECT_NEAR(shift - tolerance, few_nights_quantile(7, 0.95) * 0.02, 1e-9);
+  for (double scatter : {-0.999 * few_nights_quantile(7, 0.95), -1.64, 0.0, 1.0})
+    EXPECT_EQ(judged(-shift - scatter * 0.02).verdict, Verdict::kSlower) << scatter;
+  EXPECT_NE(judged(-tolerance + 0.5 * 0.02).verdict, Verdict::kSlower);
+  // Held to two re-measures each run must catch it in 95 %^(1/3) of nights: further still.
+  o.remeasured = 2;
+  EXPECT_NEAR(-std::log1p(-judged(0).min_detectable) - tolerance,
+              few_nights_quantile(7, std::pow(0.95, 1.0 / 3)) * 0.02, 1e-9);
+  // The verdict itself does not move.
+  EXPECT_EQ(judged(0).tolerance, m.tolerance);
 }
 
 }  // namespace
