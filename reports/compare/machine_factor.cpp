@@ -53,7 +53,7 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
   // quantile of T_n spreads, since tonight's own factor scatters around the change, counted in a
   // spread that is itself an estimate (7 nights: 2.6 spreads, where a normal z says 1.645). The
   // threshold alone is a coin toss: gate-aa's 10 % plant was caught in 1 of the 2 recorded nights
-  // whose threshold promised it (2026-12-06, the development VM); with the normal 1.645 in 2 of 5.
+  // whose threshold promised it (2026-12-06, the development VM).
   // Held to k re-measures (compare/remeasure.hpp), a change is called only when all k + 1 runs
   // call it: each must then catch it in 95 %^(1/(k+1)) of nights for all of them to catch it in
   // 95 % (k = 1: sqrt(95 %); k = 2: 95 %^(1/3)).
