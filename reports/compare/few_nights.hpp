@@ -4,12 +4,12 @@
 // history nights (robust_log_spread over 3 to 7 of them), and that spread is itself an estimate
 // from a few values: for normal nights, 7 put it below a third of the true spread in 5 % of
 // histories, 3 below a fourteenth. So tonight's value, counted in spreads, scatters far wider
-// than a normal z: with 7 nights of history 2.3 % of A/A nights reach 5 spreads (a normal z: 6 in
+// than a normal z: with 7 nights of history 2.2 % of A/A nights reach 5 spreads (a normal z: 6 in
 // 10 million), with 3 nights 14 %. The verdicts live with that (the machine-wide tolerance is 5
 // spreads, a metric's 10, points' spreads are floored by their kind's, and a slowdown stands only
 // where the nightly's re-measures reproduce it); the printed minimum detectable change cannot: it
 // is a promise to catch a change in 95 % of nights, and with a normal z's 1.645 spreads past the
-// threshold 7 normal nights keep it in 87 %.
+// threshold 7 normal nights keep it in 89 %, 5 in 87 %.
 //
 // So the promise uses the distribution of
 //   T_n = (x − median(x_1 … x_n)) / robust_log_spread(x_1 … x_n)
