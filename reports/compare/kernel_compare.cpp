@@ -8,6 +8,7 @@
 
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "reports/compare/few_nights.hpp"
 #include "reports/kernels/kernel_placement.hpp"
 
 namespace ridgeline {
@@ -83,7 +84,12 @@ void judge(MetricComparison& m, const std::vector<double>& history, double tonig
   m.min_p_value = 0;
   std::string why;
   m.verdict = decide(m.change, m.tolerance, m.p_value, m.min_p_value, o.alpha, why);
-  m.min_detectable = std::max(m.tolerance, -std::expm1(-z_two_sided(o.alpha) * m.test_noise));
+  // Caught in 95 % of nights, as every printed figure of the gate (compare/few_nights.hpp).
+  const double threshold_log =
+      std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.test_noise);
+  const double margin =
+      m.spread > 0 && m.nights >= 3 ? detection_margin(std::size_t(m.nights), o.remeasured) : 0;
+  m.min_detectable = -std::expm1(-(threshold_log + margin * m.spread));
   m.note = why.empty() ? "" : why + "; ";
   m.note += m.spread < 0
                 ? fmt::format("spread unknown ({} night{})", m.nights, m.nights == 1 ? "" : "s")

@@ -4,6 +4,10 @@
 // tests/data/cpu_run_slow.json, whose bandwidth is 10 % lower, and the kernel 10 % slower).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include "reports/compare/few_nights.hpp"
 #include "reports/compare/kernel_compare.hpp"
 #include "reports/fit/analysis.hpp"
 #include "results/kernels_file.hpp"
@@ -85,6 +89,14 @@ TEST_F(KernelCompareTest, AnUnchangedNightIsSame) {
   EXPECT_EQ(s.fraction->verdict, Verdict::kSame) << s.fraction->note;
   EXPECT_EQ(s.cause, SlowdownCause::kNone);
   EXPECT_FALSE(named(c, "app::check").fraction);  // no counts: time only
+  // What it prints it can catch is caught in 95 % of nights: past the tolerance by T_4's 95 %
+  // quantile of spreads (compare/few_nights.hpp), as for roofs and points.
+  ASSERT_GT(s.time.spread, 0);
+  EXPECT_EQ(s.time.nights, 4);
+  EXPECT_NEAR(-std::log1p(-s.time.min_detectable),
+              std::max(-std::log1p(-s.time.tolerance), 2.5758 * s.time.test_noise) +
+                  few_nights_quantile(4, 0.95) * s.time.spread,
+              1e-3);
 }
 
 TEST_F(KernelCompareTest, SlowerCodeOnTheSameRoofsIsTheCode) {
