@@ -36,6 +36,11 @@ const std::vector<double>& cached_u_counts(int m, int n) {
   return it->second;
 }
 
+// The exact distribution costs (m·n)² additions once per (m, n): 4096 cells, 17 M, some
+// milliseconds. 7 nights of 5 repetitions against tonight's 5 are 175 cells, 14 nights 350, a
+// nightly of 2 rounds × 5 over 7 nights 700.
+constexpr double kExactCells = 4096;
+
 }  // namespace
 
 MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
@@ -64,7 +69,7 @@ MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>
   double total = 1;  // C(m+n, m)
   for (std::size_t k = 1; k <= m; ++k) total = total * double(n + k) / double(k);
   r.min_p_value = std::min(1.0, 2 / total);
-  if (!ties && m <= 40 && n <= 40) {
+  if (!ties && mn <= kExactCells) {
     const auto& counts = cached_u_counts(int(m), int(n));
     const auto ui = static_cast<std::size_t>(std::llround(u));
     double lower = 0, upper = 0;
@@ -79,8 +84,15 @@ MannWhitney mann_whitney(const std::vector<double>& a, const std::vector<double>
   const double N = double(m + n);
   const double var = mn / 12 * ((N + 1) - tie_term / (N * (N - 1)));
   if (var <= 0) return r;  // every value equal: no evidence of a difference
-  const double z = (std::fabs(u - mn / 2) - 0.5) / std::sqrt(var);
-  r.p_value = std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+  const auto p_at = [&](double u_of) {
+    const double z = (std::fabs(u_of - mn / 2) - 0.5) / std::sqrt(var);
+    return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+  };
+  r.p_value = p_at(u);
+  // The smallest p this test gives is at the extreme U, far above the exact floor 2 / C(m+n, m)
+  // in the tail (5 + 70 samples: 2e-4 against 1e-7): promising the exact floor would print a
+  // minimum detectable change that a Benjamini–Hochberg adjustment over 80 points never reaches.
+  r.min_p_value = p_at(0);
   return r;
 }
 

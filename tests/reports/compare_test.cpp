@@ -403,6 +403,26 @@ TEST(MannWhitney, ExactSmallSamplesAndPower) {
   EXPECT_FALSE(mann_whitney({1, 1, 2}, {1, 2, 2}).exact);
 }
 
+// 14 history nights of 5 repetitions against tonight's 5, tonight all slower: the exact p,
+// 2 / C(75, 5), not the normal approximation's 2e-4 (which a Benjamini–Hochberg adjustment over
+// 80 points leaves at 0.017: a 57 % slower point AMBIGUOUS where the gate had printed it could
+// catch 28 %). Where ties force the approximation, its best p is its own, not the exact floor.
+TEST(MannWhitney, FewAgainstManyIsExactAndTheBestPIsTheTestsOwn) {
+  std::vector<double> history, tonight;
+  for (int i = 0; i < 70; ++i) history.push_back(1 + 0.001 * i);
+  for (int i = 0; i < 5; ++i) tonight.push_back(2 + 0.001 * i);
+  const auto exact = mann_whitney(history, tonight);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_NEAR(exact.p_value, 2.0 / 17259390, 1e-12);
+  EXPECT_NEAR(exact.min_p_value, 2.0 / 17259390, 1e-12);
+  tonight[1] = tonight[0];  // a tie
+  const auto tied = mann_whitney(history, tonight);
+  EXPECT_FALSE(tied.exact);
+  EXPECT_NEAR(tied.min_p_value, 2.1e-4, 0.1e-4);
+  EXPECT_GE(tied.p_value, tied.min_p_value);
+  EXPECT_LT(tied.p_value, 1.01 * tied.min_p_value);  // complete separation: the extreme U
+}
+
 TEST(Verdict, NeedsSizeAndSignificanceAndSaysWhenTheTestHasNoPower) {
   const double tol = 0.05, alpha = 0.01;
   std::string note;
