@@ -66,4 +66,9 @@ double detection_margin(std::size_t nights, int remeasured) {
                              std::pow(kDetectionPower, 1.0 / (1 + std::max(remeasured, 0))));
 }
 
+double detectable_change(double threshold_log, double spread, std::size_t nights, int remeasured) {
+  const double margin = spread > 0 && nights >= 3 ? detection_margin(nights, remeasured) : 0;
+  return -std::expm1(-(threshold_log + margin * spread));
+}
+
 }  // namespace ridgeline

@@ -112,10 +112,10 @@ void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size
     // on 5.
     const double z = z_two_sided(o.alpha / double(std::max<std::size_t>(tests, 1)));
     const double threshold_log = std::max(-std::log1p(-m.tolerance), z * m.test_noise);
-    const double margin =
-        m.spread > 0 && m.nights >= 3 ? detection_margin(std::size_t(m.nights), o.remeasured) : 0;
-    m.min_detectable =
-        m.min_p_value < o.alpha ? -std::expm1(-(threshold_log + margin * m.spread)) : -1;
+    m.min_detectable = m.min_p_value < o.alpha
+                           ? detectable_change(threshold_log, m.spread,
+                                               std::size_t(std::max(m.nights, 0)), o.remeasured)
+                           : -1;
   }
 }
 

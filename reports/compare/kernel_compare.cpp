@@ -87,9 +87,8 @@ void judge(MetricComparison& m, const std::vector<double>& history, double tonig
   // Caught in 95 % of nights, as every printed figure of the gate (compare/few_nights.hpp).
   const double threshold_log =
       std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.test_noise);
-  const double margin =
-      m.spread > 0 && m.nights >= 3 ? detection_margin(std::size_t(m.nights), o.remeasured) : 0;
-  m.min_detectable = -std::expm1(-(threshold_log + margin * m.spread));
+  m.min_detectable =
+      detectable_change(threshold_log, m.spread, std::size_t(std::max(m.nights, 0)), o.remeasured);
   m.note = why.empty() ? "" : why + "; ";
   m.note += m.spread < 0
                 ? fmt::format("spread unknown ({} night{})", m.nights, m.nights == 1 ? "" : "s")

@@ -59,15 +59,14 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
   // 95 % (k = 1: sqrt(95 %); k = 2: 95 %^(1/3)).
   const double threshold_log = std::max(-std::log1p(-m.tolerance), z_two_sided(o.alpha) * m.spread);
   const std::size_t n = e.history.size();
-  const double margin = detection_margin(n, o.remeasured);
-  m.min_detectable = -std::expm1(-(threshold_log + margin * m.spread));
+  m.min_detectable = detectable_change(threshold_log, m.spread, n, o.remeasured);
   m.note = fmt::format(
       "{}machine-wide factor: the median over the points, taken out of each point and roof for "
       "their relative verdicts; judged against its spread across the history nights, {:.2f} % "
       "over {} nights{} ({:g} spreads, at least {:g} %); the change it catches in 95 % of "
       "nights counts {:.2f} spreads past that, as a spread from {} nights is known",
       why.empty() ? "" : why + "; ", 100 * m.spread, m.nights, how, o.machine_k,
-      o.machine_threshold_pct, margin, n);
+      o.machine_threshold_pct, detection_margin(n, o.remeasured), n);
 }
 
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {

@@ -36,9 +36,9 @@ const std::vector<double>& cached_u_counts(int m, int n) {
   return it->second;
 }
 
-// The exact distribution costs (m·n)² additions once per (m, n): 4096 cells, 17 M, some
-// milliseconds. 7 nights of 5 repetitions against tonight's 5 are 175 cells, 14 nights 350, a
-// nightly of 2 rounds × 5 over 7 nights 700.
+// The exact distribution costs (m·n)² additions once per (m, n), cached: 64 × 64 (4096 cells)
+// took 27 ms on the development Xeon (-O3), 70 × 5 0.07 ms. 7 nights of 5 repetitions against
+// tonight's 5 are 175 cells, 14 nights 350, a nightly of 2 rounds × 5 over 7 nights 700.
 constexpr double kExactCells = 4096;
 
 }  // namespace

@@ -77,6 +77,13 @@ class NightStoreTest : public ::testing::Test {
     log_.str("");
     return run_night(store_, r, log_);
   }
+  // The night judged again from its compare.json written and read back: the verdict must be the
+  // file's, whatever it holds (re-measures included).
+  static NightOutcome read_back(const NightOutcome& o) {
+    NightOutcome again;
+    judge_compared_night(parse_compare_json(write_compare_json(*o.file), "c.json"), again);
+    return again;
+  }
   std::vector<std::string> history() const {
     std::vector<std::string> names;
     if (fs::exists(store_.history_dir()))
@@ -149,8 +156,7 @@ TEST_F(NightStoreTest, ARegressionFailsTheNightNamesTheMetricAndStaysOut) {
   EXPECT_TRUE(has(o.details, "SLOWER: `triad/Serial/fp64/n:10880` -6")) << log_.str();
   EXPECT_EQ(history().size(), 3u);
   // The verdict is compare.json's: the same from the file read back.
-  NightOutcome again;
-  judge_compared_night(parse_compare_json(write_compare_json(*o.file), "c.json"), again);
+  const NightOutcome again = read_back(o);
   EXPECT_EQ(again.verdict, o.verdict);
   EXPECT_EQ(again.details, o.details);
   EXPECT_EQ(again.status, o.status);
@@ -233,9 +239,7 @@ TEST_F(NightStoreTest, ASlowdownFailsOnlyWhereItsRemeasureFindsItToo) {
   EXPECT_TRUE(has(real.details, "the re-measure: -6")) << real.details.front();
   EXPECT_EQ(history(), history_before);
   // The verdict is compare.json's, the re-measure's fields included.
-  NightOutcome again;
-  judge_compared_night(parse_compare_json(write_compare_json(*real.file), "c.json"), again);
-  EXPECT_EQ(again.details, real.details);
+  EXPECT_EQ(read_back(real).details, real.details);
 }
 
 // Two re-measures, the second after a wait (scripts/nightly --remeasures 2): a slowdown that the
@@ -289,9 +293,7 @@ TEST_F(NightStoreTest, ASlowdownStandsOnlyWhereEveryRemeasureReproducesIt) {
   EXPECT_EQ(history(), history_before);
   EXPECT_EQ(slurp(store_.baseline().string()), baseline_before);
   // The verdict is compare.json's, every re-measure's reading included.
-  NightOutcome again;
-  judge_compared_night(parse_compare_json(write_compare_json(*real.file), "c.json"), again);
-  EXPECT_EQ(again.details, real.details);
+  EXPECT_EQ(read_back(real).details, real.details);
 }
 
 // --confirm-pending with the re-measures so far: slowdowns that all of them reproduced, nothing
