@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
 
 #include "core/stats.hpp"
 #include "reports/compare/annotate.hpp"
@@ -11,13 +13,16 @@
 
 namespace ridgeline {
 
-double machine_tolerance(double spread, const CompareOptions& o) {
-  return -std::expm1(-std::max(-std::log1p(-o.machine_threshold_pct / 100), o.machine_k * spread));
+double together_tolerance(double spread, double threshold_pct, double k) {
+  return -std::expm1(-std::max(-std::log1p(-threshold_pct / 100), k * spread));
 }
 
-void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
-                          const CompareOptions& o) {
-  m.metric = "every point together";
+double machine_tolerance(double spread, const CompareOptions& o) {
+  return together_tolerance(spread, o.machine_threshold_pct, o.machine_k);
+}
+
+void judge_together(MetricComparison& m, const MachineFactorEvidence& e, const CompareOptions& o,
+                    double threshold_pct, const std::string& what) {
   std::vector<double> throughputs;
   for (double x : e.history) throughputs.push_back(std::exp(-x));
   m.nights = int(throughputs.size());
@@ -34,8 +39,12 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
   if (noisier > 1)
     how += fmt::format("; × {:.2f}, tonight's repetitions noisier than the history's", noisier);
   m.spread = spread < 0 ? spread : std::max(spread, e.history_se) * noisier;
+  if (m.spread >= 0 && m.spread < e.spread_floor) {
+    how += fmt::format("; raised to {}, {:.2f} %", e.spread_floor_what, 100 * e.spread_floor);
+    m.spread = e.spread_floor;
+  }
   m.test_noise = std::max(m.spread, 0.0);
-  m.tolerance = machine_tolerance(std::max(m.spread, 0.0), o);
+  m.tolerance = together_tolerance(std::max(m.spread, 0.0), threshold_pct, o.machine_k);
   // Identical history nights (spread 0) know the factor exactly: any change is real.
   m.p_value = m.q_value = m.spread > 0 ? std::erfc(std::fabs(e.tonight) / m.spread / std::sqrt(2.0))
                           : e.tonight != 0 ? 0
@@ -61,33 +70,33 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
   const std::size_t n = e.history.size();
   m.min_detectable = detectable_change(threshold_log, m.spread, n, o.remeasured);
   m.note = fmt::format(
-      "{}machine-wide factor: the median over the points, taken out of each point and roof for "
-      "their relative verdicts; judged against its spread across the history nights, {:.2f} % "
-      "over {} nights{} ({:g} spreads, at least {:g} %); the change it catches in 95 % of "
-      "nights counts {:.2f} spreads past that, as a spread from {} nights is known",
-      why.empty() ? "" : why + "; ", 100 * m.spread, m.nights, how, o.machine_k,
-      o.machine_threshold_pct, detection_margin(n, o.remeasured), n);
+      "{}{}; judged against its spread across the history nights, {:.2f} % over {} nights{} "
+      "({:g} spreads, at least {:g} %); the change it catches in 95 % of nights counts {:.2f} "
+      "spreads past that, as a spread from {} nights is known",
+      why.empty() ? "" : why + "; ", what, 100 * m.spread, m.nights, how, o.machine_k,
+      threshold_pct, detection_margin(n, o.remeasured), n);
 }
 
-Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {
+void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
+                          const CompareOptions& o) {
+  m.metric = "every point together";
+  judge_together(m, e, o, o.machine_threshold_pct,
+                 "machine-wide factor: the median over the points, taken out of each point and "
+                 "roof for their relative verdicts");
+}
+
+Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
+                       std::size_t min_points, const std::function<bool(const PointRow&)>& counts) {
   Factors f;
   f.night.assign(nights, 0);
   f.night_se.assign(nights, 0);
   f.night_noise.assign(nights, 0);
-  if (!normalise || rows.size() < kMinCommonPoints) return f;
-  // Points in a cache level the run does not own move with the neighbours, not with the machine
-  // (compare/shared_level.hpp): the factor is the owned points' while enough of them remain.
-  const std::size_t owned = std::size_t(std::count_if(
-      rows.begin(), rows.end(), [](const PointRow& r) { return r.unowned_level.empty(); }));
-  const auto counts = [owned_only = owned >= kMinCommonPoints](const PointRow& r) {
-    return !owned_only || r.unowned_level.empty();
-  };
   std::vector<double> typical;  // per row: the history's median time
   for (const auto& r : rows) {
     std::vector<double> t;
-    for (const Point* p : r.nights)
-      if (p) t.push_back(p->median_s);
-    typical.push_back(median(t));
+    for (std::size_t j = 0; j < nights; ++j)
+      if (r.nights[j]) t.push_back(r.nights[j]->median_s);
+    typical.push_back(t.empty() ? 0 : median(t));
   }
   // A factor is a median over the points' ratios: its standard error is a median's, from the
   // ratios' scatter (median_log_se takes the ratios as its samples).
@@ -99,26 +108,44 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
         logs.push_back(std::log(ratios.back()));
         noise.push_back(median_log_se(rows[i].nights[j]->samples));
       }
-    if (logs.size() < kMinCommonPoints) continue;
+    if (logs.size() < min_points) continue;
     f.night[j] = median(logs);
     f.night_se[j] = median_log_se(ratios);
     f.night_noise[j] = median(noise);
   }
   std::vector<double> logs, noise;  // tonight, against the history's medians with the factors out
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].current->verified || !counts(rows[i])) continue;
     std::vector<double> t;
     for (std::size_t j = 0; j < nights; ++j)
       if (rows[i].nights[j]) t.push_back(rows[i].nights[j]->median_s * std::exp(-f.night[j]));
-    if (rows[i].current->verified && counts(rows[i])) {
-      logs.push_back(std::log(rows[i].current->median_s / median(t)));
-      noise.push_back(median_log_se(rows[i].current->samples));
-    }
+    if (t.empty()) continue;
+    logs.push_back(std::log(rows[i].current->median_s / median(t)));
+    noise.push_back(median_log_se(rows[i].current->samples));
   }
-  if (logs.size() >= kMinCommonPoints) {
+  if (logs.size() >= min_points) {
     f.current = median(logs);
     f.current_noise = median(noise);
   }
   return f;
+}
+
+Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise) {
+  if (!normalise || rows.size() < kMinCommonPoints) {
+    Factors none;
+    none.night.assign(nights, 0);
+    none.night_se.assign(nights, 0);
+    none.night_noise.assign(nights, 0);
+    return none;
+  }
+  // Points in a cache level the run does not own move with the neighbours, not with the machine
+  // (compare/shared_level.hpp): the factor is the owned points' while enough of them remain.
+  const std::size_t owned = std::size_t(std::count_if(
+      rows.begin(), rows.end(), [](const PointRow& r) { return r.unowned_level.empty(); }));
+  const bool owned_only = owned >= kMinCommonPoints;
+  return median_factors(rows, nights, kMinCommonPoints, [owned_only](const PointRow& r) {
+    return !owned_only || r.unowned_level.empty();
+  });
 }
 
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {

@@ -6,6 +6,8 @@
 // bandwidth, a memory clock stuck low, a card that throttles every night). Here too: the factors
 // computed from the matched points, and what explains a machine-wide slowdown.
 #include <cstddef>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "reports/compare/compare.hpp"
@@ -23,22 +25,32 @@ struct MachineFactorEvidence {
   double history_se = 0;
   double tonight = 0;
   double tonight_noise = 0, history_noise = 0;
+  // The least spread the statistic is judged with (0: none), and what it is, for the note.
+  double spread_floor = 0;
+  std::string spread_floor_what;
 };
 
-// The factor's tolerance and verdict. Spread: the robust spread of the history's factors, at
-// least the history nights' standard error (3 to 7 nights can sit closer together than their own
-// factors are known, by luck), × tonight's repetition noise over the history's where tonight's
-// is larger: a slow phase of a shared machine is noisy (night-08 of tests/data/gate-history,
-// 14 % slower than the seven before it, had 2.7× their noise), and a night r times noisier knows
-// its factor r times less well. The tolerance is the larger of --machine-threshold and
-// --machine-k spreads; beyond it, the change is tested with a normal z in those spreads. The
-// minimum detectable change it prints counts tonight's scatter as a spread from that many nights
-// knows it (compare/few_nights.hpp: T_n, not a normal z). Fills spread, tolerance, p, verdict,
-// min_detectable and the note.
+// The tolerance of a median over many points: the larger of `threshold_pct` and --machine-k
+// spreads (of logs).
+double together_tolerance(double spread, double threshold_pct, double k);
 // The slowdown `spread` (of logs) tolerates under the machine-wide rule: the larger of
 // --machine-threshold and --machine-k spreads. Also what a roof's own absolute change is held to.
 double machine_tolerance(double spread, const CompareOptions& o);
 
+// A median over many points judged against its own spread across the history nights (the
+// machine-wide factor; a level's points together, compare/level_factors.hpp). Spread: the robust
+// spread of the history's factors, at least the history nights' standard error (3 to 7 nights
+// can sit closer together than their own factors are known, by luck), × tonight's repetition
+// noise over the history's where tonight's is larger: a slow phase of a shared machine is noisy
+// (night-08 of tests/data/gate-history, 14 % slower than the seven before it, had 2.7× their
+// noise), and a night r times noisier knows its factor r times less well. The tolerance is
+// together_tolerance(spread, threshold_pct, --machine-k); beyond it, the change is tested with a
+// normal z in those spreads. The minimum detectable change it prints counts tonight's scatter as
+// a spread from that many nights knows it (compare/few_nights.hpp: T_n, not a normal z). Fills
+// everything but the metric's name; the note starts with `what`.
+void judge_together(MetricComparison& m, const MachineFactorEvidence& e, const CompareOptions& o,
+                    double threshold_pct, const std::string& what);
+// The machine-wide factor's verdict: judge_together at --machine-threshold.
 void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
                           const CompareOptions& o);
 
@@ -56,6 +68,12 @@ struct Factors {
 // phases that stretch every point of a night alike (a neighbour's build: 15–30 % on the
 // development VM); taken out, the gate sees what moved against the rest of the night.
 inline constexpr std::size_t kMinCommonPoints = 5;
+
+// The factors of the rows `counts` selects, each a median over at least `min_points` of them
+// (else 0): per history night against the history's medians, and tonight's (the machine-wide
+// factor; a level's points together, compare/level_factors.hpp).
+Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
+                       std::size_t min_points, const std::function<bool(const PointRow&)>& counts);
 
 // All factors stay 0 unless `normalise`, and a night's unless it shares kMinCommonPoints points.
 // Rows in a cache level the run does not own (PointRow::unowned_level) are left out of the
