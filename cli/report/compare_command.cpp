@@ -81,7 +81,8 @@ void add_compare_options(CLI::App& cmd, CompareOptions& options) {
       ->capture_default_str();
   cmd.add_option("--machine-k", options.machine_k,
                  "Machine-wide factor's tolerance = max(machine threshold, MACHINE_K x its "
-                 "spread across the history nights)")
+                 "spread across the history nights); a level's points together: max(threshold, "
+                 "MACHINE_K x theirs)")
       ->check(number_in_range(0, 100, true))
       ->capture_default_str();
   cmd.add_option("--machine-threshold", options.machine_threshold_pct,

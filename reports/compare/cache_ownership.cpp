@@ -86,4 +86,16 @@ std::optional<std::string> point_level(const Results& r, const Point& p) {
   return "beyond the listed caches";
 }
 
+std::optional<std::string> private_level(const Results& r, const Point& p) {
+  std::optional<std::string> level = point_level(r, p);
+  if (!level || *level == "DRAM plateau" || *level == "beyond the listed caches") return {};
+  if (is_device_space(r, p.space)) return level;
+  const SpaceInfo* s = r.find_space(p.space);
+  const int threads = std::max(s ? s->concurrency : 1, 1);
+  for (const auto& c : r.caches)
+    if (c.type != "instruction" && "L" + std::to_string(c.level) == *level)
+      return c.shared_by_threads <= threads ? level : std::nullopt;
+  return {};
+}
+
 }  // namespace ridgeline

@@ -34,4 +34,11 @@ std::string unowned_level_reason(const Results& r, const Point& p);
 // reports call that level.
 std::optional<std::string> point_level(const Results& r, const Point& p);
 
+// The level a point's working set lives in (point_level) where the cache list gives it to the
+// run alone: a CPU level each of the run's threads has to itself or shares only among them (under
+// a hypervisor too: what the VM's list says of its own cores), or a GPU's cache. nullopt for the
+// DRAM plateau, a set beyond the listed caches, and a level shared with more threads than the run
+// has. Its points are judged together as well as one by one (compare/level_factors.hpp).
+std::optional<std::string> private_level(const Results& r, const Point& p);
+
 }  // namespace ridgeline

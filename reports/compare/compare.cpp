@@ -2,6 +2,7 @@
 
 #include "reports/compare/compare_points.hpp"
 #include "reports/compare/compare_roofs.hpp"
+#include "reports/compare/level_factors.hpp"
 #include "reports/compare/machine_factor.hpp"
 #include "reports/compare/point_rows.hpp"
 #include "reports/compare/shared_level.hpp"
@@ -19,7 +20,10 @@ Comparison compare_history(const std::vector<const FileAnalysis*>& all_history,
   // The factors need a history whose spread is known (3 nights), whatever --min-history says.
   const bool normalise = history.size() >= 3 && match.rows.size() >= kMinCommonPoints;
   const Factors f = machine_factors(match.rows, history.size(), normalise);
-  if (normalise) c.machine = machine_metric(f, o);
+  if (normalise) {
+    c.machine = machine_metric(f, o);
+    c.levels = level_metrics(match.rows, *c.machine, history.size(), o);
+  }
   compare_roofs(history, current, f, o, c);
   compare_points(match, f, o, c);
   annotate_points(match, c);

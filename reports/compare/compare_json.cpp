@@ -21,11 +21,11 @@ std::optional<double> finite(double v) {
 
 const char* unit_of(const MetricComparison& m, const std::string& kind) {
   // Roofs in FLOP/s or byte/s, points as median seconds per call, the machine-wide factor as
-  // throughput relative to the history.
+  // throughput relative to the history, as is a level's points together.
   if (m.roof)
     return m.metric.rfind("P ", 0) == 0 || m.metric.rfind("P_matrix ", 0) == 0 ? "FLOP/s"
                                                                                : "byte/s";
-  return kind == "machine" ? "ratio" : "s";
+  return kind == "machine" || kind == "level" ? "ratio" : "s";
 }
 
 CompareMetric metric_record(const MetricComparison& m, const std::string& kind) {
@@ -65,7 +65,7 @@ CompareMetric metric_record(const MetricComparison& m, const std::string& kind) 
   }
   for (const Remeasure& again : m.remeasures)
     r.remeasures.push_back({again.label, finite(again.change), verdict_name(again.verdict)});
-  if (kind == "point") r.level = m.level;
+  if (kind == "point" || kind == "level") r.level = m.level;
   if (kind == "roof") {
     // Both ways: `baseline`/`change` relative to the night's machine-wide factor (what the
     // verdict judges), `absolute_*` as measured.
@@ -112,7 +112,7 @@ json metric_to_json(const CompareMetric& r) {
                          {"history_highest", number(r.shared_level->history_highest)},
                          {"dram_floor", number(r.shared_level->dram_floor)},
                          {"outcome", r.shared_level->outcome}};
-  if (r.kind == "machine" || r.kind == "roof" || r.kind == "point") {
+  if (r.kind == "machine" || r.kind == "level" || r.kind == "roof" || r.kind == "point") {
     j["remeasure"] = r.remeasure_verdict ? json{{"change", number(r.remeasure_change)},
                                                 {"verdict", *r.remeasure_verdict}}
                                          : json(nullptr);
@@ -121,7 +121,7 @@ json metric_to_json(const CompareMetric& r) {
       j["remeasures"].push_back(
           {{"label", again.label}, {"change", number(again.change)}, {"verdict", again.verdict}});
   }
-  if (r.kind == "point") j["level"] = text(r.level);
+  if (r.kind == "point" || r.kind == "level") j["level"] = text(r.level);
   if (r.kind == "roof") {
     j["relative_change"] = number(r.relative_change);
     j["absolute_baseline"] = number(r.absolute_baseline);
@@ -228,10 +228,10 @@ CompareMetric metric_from(const Fields& f) {
   CompareMetric r;
   r.metric = f.str("metric");
   r.kind = f.str("kind");
-  if (r.kind != "machine" && r.kind != "roof" && r.kind != "point" && r.kind != "kernel" &&
-      r.kind != "fraction")
+  if (r.kind != "machine" && r.kind != "level" && r.kind != "roof" && r.kind != "point" &&
+      r.kind != "kernel" && r.kind != "fraction")
     throw InputError(f.file(), f.at("kind"),
-                     "'" + r.kind + "' is none of machine, roof, point, kernel, fraction");
+                     "'" + r.kind + "' is none of machine, level, roof, point, kernel, fraction");
   r.unit = f.str("unit");
   r.baseline = f.num_or_null("baseline");
   r.current = f.num_or_null("current");
@@ -260,14 +260,15 @@ CompareMetric metric_from(const Fields& f) {
                                        s.num_or_null("dram_floor"), s.str("outcome")};
   }
   // 1.5.0 and later; files of 1.4 have no re-measure.
-  if ((r.kind == "machine" || r.kind == "roof" || r.kind == "point") && f.has("remeasure") &&
-      !f.get("remeasure").is_null()) {
+  if ((r.kind == "machine" || r.kind == "level" || r.kind == "roof" || r.kind == "point") &&
+      f.has("remeasure") && !f.get("remeasure").is_null()) {
     const Fields m(f.file(), f.get("remeasure"), f.at("remeasure"));
     r.remeasure_change = m.num_or_null("change");
     r.remeasure_verdict = m.str("verdict");
   }
   // 1.6.0 and later; a file of 1.5.0 gets its one re-measure's reading from parse_compare_json.
-  if ((r.kind == "machine" || r.kind == "roof" || r.kind == "point") && f.has("remeasures")) {
+  if ((r.kind == "machine" || r.kind == "level" || r.kind == "roof" || r.kind == "point") &&
+      f.has("remeasures")) {
     const json& list = f.array("remeasures");
     for (std::size_t i = 0; i < list.size(); ++i) {
       const Fields a(f.file(), list[i], fmt::format("{}[{}]", f.at("remeasures"), i));
@@ -275,7 +276,7 @@ CompareMetric metric_from(const Fields& f) {
     }
   }
   // 1.7.0 and later; older files name no level.
-  if (r.kind == "point" && f.has("level")) r.level = f.str_or_null("level");
+  if ((r.kind == "point" || r.kind == "level") && f.has("level")) r.level = f.str_or_null("level");
   if (r.kind == "roof") {
     r.relative_change = f.num_or_null("relative_change");
     r.absolute_baseline = f.num_or_null("absolute_baseline");
@@ -345,6 +346,7 @@ CompareFile compare_file(const std::string& label, const Comparison& c, const Co
       ++f.shared_levels[range_outcome_name(m.shared->outcome)];
     }
   if (c.machine) f.metrics.push_back(cjson::metric_record(*c.machine, "machine"));
+  for (const auto& m : c.levels) f.metrics.push_back(cjson::metric_record(m, "level"));
   for (const auto& m : c.roofs) f.metrics.push_back(cjson::metric_record(m, "roof"));
   for (const auto& m : c.points) f.metrics.push_back(cjson::metric_record(m, "point"));
   f.not_compared = c.not_compared;

@@ -17,9 +17,10 @@ namespace ridgeline {
 // under 1.3.0. 1.5.0: the re-measure (remeasure, not_reproduced, options.remeasured, each
 // metric's remeasure; history_decision transient_kept_out). 1.6.0: more than one re-measure
 // (remeasures, each metric's remeasures; options.remeasured a count, 1.5.0's true read as 1).
-// 1.7.0: each point's level (where its working set lives; older files read as null). The reader
+// 1.7.0: each point's level (where its working set lives; older files read as null). 1.8.0:
+// metrics of kind "level", a level's points together (compare/level_factors.hpp). The reader
 // takes any 1.x.
-inline constexpr const char* kCompareSchemaVersion = "1.7.0";
+inline constexpr const char* kCompareSchemaVersion = "1.8.0";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.
@@ -58,7 +59,8 @@ struct CompareMetric {
   bool machine_busy = false;
   std::optional<double> cpu_wait_share, history_cpu_wait_share;
   std::optional<SharedLevelRecord> shared_level;
-  // kind "point" (since 1.7.0): where tonight's working set lives (MetricComparison::level).
+  // kind "point" (since 1.7.0): where tonight's working set lives (MetricComparison::level);
+  // kind "level" (since 1.8.0): the level its points lie in, "P" for the peak points.
   std::optional<std::string> level;
   // A slowdown held to tonight's re-measures: the change and verdict of the one that decided
   // (the first that contradicted it, else the last), and every re-measure's (results only).

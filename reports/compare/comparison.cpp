@@ -39,6 +39,7 @@ int Comparison::count(Verdict v) const {
   for (const auto& m : roofs) n += m.verdict == v;
   for (const auto& m : points) n += m.verdict == v;
   if (machine) n += machine->verdict == v;
+  for (const auto& m : levels) n += m.verdict == v;
   return n;
 }
 

@@ -147,6 +147,9 @@ struct Comparison {
   // The night's machine-wide factor (every point together) when it was taken out, judged against
   // its spread across the history nights: SLOWER fails the gate like any other metric.
   std::optional<MetricComparison> machine;
+  // Every point of one level together (compare/level_factors.hpp): per space, its peak points and
+  // each private cache level's, against the night; SLOWER fails the gate like any other metric.
+  std::vector<MetricComparison> levels;
   // When the machine-wide factor is a slowdown beyond its tolerance: the roofs whose absolute
   // change is a slowdown beyond it too (and beyond their own absolute_tolerance), the roofs
   // the night lost.

@@ -52,6 +52,7 @@ Comparison compare_devices(std::vector<Results> history, Results current, const 
     const std::string& label = device.results.device_label;
     prefix(c.roofs, label);
     prefix(c.points, label);
+    prefix(c.levels, label);
     for (auto& n : c.not_compared) all.not_compared.push_back(label + ": " + n);
     for (auto& n : c.busy_history) all.busy_history.push_back(label + ": " + n);
     all.night_cpu_wait = std::max(all.night_cpu_wait, c.night_cpu_wait);
@@ -59,6 +60,7 @@ Comparison compare_devices(std::vector<Results> history, Results current, const 
         first ? c.quiet_history_nights : std::min(all.quiet_history_nights, c.quiet_history_nights);
     all.roofs.insert(all.roofs.end(), c.roofs.begin(), c.roofs.end());
     all.points.insert(all.points.end(), c.points.begin(), c.points.end());
+    all.levels.insert(all.levels.end(), c.levels.begin(), c.levels.end());
     // One machine-wide row: a device whose night is SLOWER (it fails the gate) before one that
     // is not, else the device whose night moved most. Every device's lost roofs are listed.
     for (const auto& r : c.machine_roofs) all.machine_roofs.push_back(label + ": " + r);

@@ -49,6 +49,9 @@ struct PointRow {
   std::string resized;
   // Where tonight's working set lives, for compare.json (point_level, compare/cache_ownership.hpp).
   std::optional<std::string> level;
+  // The level, where the cache list gives it to the run alone (private_level): its points are
+  // judged together too (compare/level_factors.hpp).
+  std::optional<std::string> private_level;
 };
 
 struct PointMatch {

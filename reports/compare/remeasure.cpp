@@ -78,7 +78,8 @@ void hold_to_remeasures(Comparison& night, const std::vector<RemeasureRun>& agai
   std::vector<std::map<std::string, const MetricComparison*>> by_name(again.size());
   for (std::size_t i = 0; i < again.size(); ++i) {
     night.remeasures.push_back(again[i].label);
-    for (const auto* list : {&again[i].comparison.roofs, &again[i].comparison.points})
+    for (const auto* list :
+         {&again[i].comparison.levels, &again[i].comparison.roofs, &again[i].comparison.points})
       for (const MetricComparison& m : *list) by_name[i].emplace(m.metric, &m);
   }
   const auto find = [&by_name](const std::string& name) {
@@ -89,7 +90,7 @@ void hold_to_remeasures(Comparison& night, const std::vector<RemeasureRun>& agai
     }
     return found;
   };
-  for (auto* list : {&night.roofs, &night.points})
+  for (auto* list : {&night.levels, &night.roofs, &night.points})
     for (MetricComparison& m : *list)
       remeasure_detail::hold(m, find(m.metric), night.remeasures, night.not_reproduced);
   if (night.machine) {

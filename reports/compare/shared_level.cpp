@@ -34,6 +34,7 @@ void mark_levels(PointMatch& match, const Results& current) {
   for (PointRow& row : match.rows) {
     const Point& p = *row.current;
     row.level = point_level(current, p);
+    row.private_level = private_level(current, p);
     // P and the DRAM plateau are the machine's: never judged by a range.
     row.range_judgeable =
         p.family != "peak" && p.working_set_bytes > 0 && !on_dram_plateau(current, p);

@@ -113,7 +113,7 @@ std::string shared_lines(const Comparison& c) {
 std::string busy_line(const Comparison& c) {
   std::string names;
   int n = 0;
-  for (const auto* list : {&c.roofs, &c.points})
+  for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list)
       if (m.machine_busy && ++n <= 5)
         names += fmt::format("{}{} (waited {:.0f} %)", names.empty() ? "" : ", ", md_code(m.metric),
@@ -147,7 +147,7 @@ std::string remeasure_line(const Comparison& c) {
                                100 * m.change, readings, by));
   };
   if (c.machine) add(*c.machine);
-  for (const auto* list : {&c.roofs, &c.points})
+  for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list) add(m);
   std::string md;
   if (n == 1) {
@@ -183,7 +183,7 @@ std::string remeasure_line(const Comparison& c) {
 std::string clock_lines(const Comparison& c) {
   std::string limited, throttled;
   int flagged = 0, samples = 0, points = 0;
-  for (const auto* list : {&c.roofs, &c.points})
+  for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list)
       if (m.clock_limited)
         limited += fmt::format("{}{} ({:.0f} → {:.0f} MHz)", limited.empty() ? "" : ", ",
@@ -244,6 +244,9 @@ std::string catch_line(const Comparison& c) {
   if (c.machine)
     s = fmt::format("every point together (the minimum detectable machine-wide change): {}",
                     detectable(*c.machine));
+  // A level's points together: the slowdown of every one of them it calls SLOWER.
+  for (const auto& m : c.levels)
+    s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", md_code(m.metric), detectable(m));
   for (const auto& m : c.roofs) {
     if (m.verdict == Verdict::kMissing) continue;
     s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", md_code(m.metric), detectable(m));
@@ -349,7 +352,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
 
   std::vector<const MetricComparison*> changed;
   if (c.machine && c.machine->verdict != Verdict::kSame) changed.push_back(&*c.machine);
-  for (const auto* list : {&c.roofs, &c.points})
+  for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list)
       if (m.verdict != Verdict::kSame) changed.push_back(&m);
   std::stable_sort(changed.begin(), changed.end(), [](const auto* a, const auto* b) {
@@ -375,7 +378,7 @@ std::string render_compare_markdown(const std::string& current, const Comparison
 
   md += fmt::format("<details><summary>SAME: {} metrics</summary>\n\n{}", same, kHeader);
   if (c.machine && c.machine->verdict == Verdict::kSame) md += row(*c.machine);
-  for (const auto* list : {&c.roofs, &c.points})
+  for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list)
       if (m.verdict == Verdict::kSame) md += row(m);
   md += "\n</details>\n\n";
@@ -415,6 +418,12 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "for a CPU explains it; SLOWER clock-limited, with the clocks, when tonight's GPU clock was "
       "lower or a new throttle reason appeared (AMBIGUOUS with --clock-limited-ambiguous). Each "
       "roof is shown both absolute and relative to the night.\n"
+      "- A level's points together: per space, the median change of the peak points and of the "
+      "points of each cache level the cache list gives the run alone (L1, L2; a GPU's levels), "
+      "as measured, judged like the factor against its own spread across the history nights "
+      "(at least the factor's: a night the factor tolerates fails by no level), beyond the "
+      "larger of --threshold ({:g} %) and --machine-k ({:g}) spreads. Under a hypervisor these "
+      "hold a private level that its points, judged by their history's range, no longer do.\n"
       "- P and B: each file is fitted with its own percentile bootstrap ({} resamples); "
       "tonight's replicates over those of the history nights in turn give a two-sided bootstrap "
       "p-value for \"no change\". B_read: a normal approximation from both {} intervals and "
@@ -442,8 +451,9 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "or not fitted now. The exit status is 1 when something is FAILED or MISSING, or SLOWER "
       "with at least --min-history ({}) history nights.\n\n"
       "</details>\n",
-      o.threshold_pct, o.k, o.machine_threshold_pct, o.machine_k, kBootstrapReplicates,
-      confidence_label(), 100 * kBusyShare, 100 * kBusyShare, 100 * kBusyShare, o.min_history);
+      o.threshold_pct, o.k, o.machine_threshold_pct, o.machine_k, o.threshold_pct, o.machine_k,
+      kBootstrapReplicates, confidence_label(), 100 * kBusyShare, 100 * kBusyShare,
+      100 * kBusyShare, o.min_history);
   return md;
 }
 

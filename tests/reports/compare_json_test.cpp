@@ -68,14 +68,23 @@ TEST(CompareJson, ResultsFileReadsBackToTheSameText) {
   EXPECT_EQ(back.kind, "results");
   EXPECT_EQ(back.history.size(), 3u);
   EXPECT_EQ(back.metrics.size(), run.comparison.points.size() + run.comparison.roofs.size() +
+                                     run.comparison.levels.size() +
                                      (run.comparison.machine ? 1 : 0));
   bool roof = false, machine = false;
+  int levels = 0;
   for (const CompareMetric& m : back.metrics) {
     roof |= m.kind == "roof" && m.relative_change == m.change;
     machine |= m.kind == "machine" && m.unit == "ratio";
+    // The Serial L2 points together (1.8.0).
+    if (m.kind == "level") {
+      EXPECT_EQ(m.unit, "ratio");
+      EXPECT_EQ(m.level, std::optional<std::string>("L2")) << m.metric;
+      ++levels;
+    }
   }
   EXPECT_TRUE(roof);
   EXPECT_TRUE(machine);
+  EXPECT_EQ(levels, 1);
 }
 
 TEST(CompareJson, ARemeasuredComparisonReadsBackToTheSameText) {
@@ -174,7 +183,7 @@ TEST(CompareJson, EachPointSaysItsLevel) {
   int points = 0;
   for (const CompareMetric& m : back.metrics) {
     if (m.kind != "point") {
-      EXPECT_FALSE(m.level) << m.metric;
+      EXPECT_EQ(bool(m.level), m.kind == "level") << m.metric;
       continue;
     }
     ++points;
@@ -185,9 +194,16 @@ TEST(CompareJson, EachPointSaysItsLevel) {
   }
   EXPECT_EQ(points, 11);
   json j = json::parse(text);
-  for (const auto& m : j["metrics"]) EXPECT_EQ(m.contains("level"), m["kind"] == "point") << m;
+  for (const auto& m : j["metrics"])
+    EXPECT_EQ(m.contains("level"), m["kind"] == "point" || m["kind"] == "level") << m;
   j["schema_version"] = "1.6.0";
-  for (auto& m : j["metrics"]) m.erase("level");
+  json before = json::array();  // a file of 1.6.0: no level, no metric of kind "level"
+  for (auto& m : j["metrics"])
+    if (m["kind"] != "level") {
+      m.erase("level");
+      before.push_back(m);
+    }
+  j["metrics"] = before;
   for (const CompareMetric& m : parse_compare_json(j.dump(), "c.json").metrics)
     EXPECT_FALSE(m.level) << m.metric;
 }
@@ -199,7 +215,7 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
                              night_file(3) + " " + night_file(4) + " --json " + out);
   ASSERT_LE(r.exit_code, 1) << r.err;
   EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
-  EXPECT_EQ(read_compare_json(out).schema_version, "1.7.0");
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.8.0");
 }
 
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {

@@ -352,6 +352,29 @@ TEST(MachineFactor, TheSpreadIsFlooredByTheNightsErrorAndWidenedByANoisierNight)
   EXPECT_NEAR(m.tolerance, 0.01, 1e-12);
 }
 
+// A level's points together (compare/level_factors.hpp) are judged by the same rule at --threshold
+// (5 %), with a spread no smaller than the machine-wide factor's: a level as measured moves with
+// the whole night, and a night the factor tolerates fails by no level.
+TEST(MachineFactor, ALevelIsJudgedAtTheThresholdAndNeverTighterThanTheNight) {
+  CompareOptions o;
+  MachineFactorEvidence e;
+  e.history = {0.001, -0.001, 0.0005, -0.0005, 0};  // spread ≈ 0.1 %
+  e.tonight = std::log(1 / 0.94);                   // 6 % less throughput
+  MetricComparison m;
+  judge_together(m, e, o, o.threshold_pct, "a level");
+  EXPECT_NEAR(m.tolerance, 0.05, 1e-12);  // --threshold, not --machine-threshold
+  EXPECT_EQ(m.verdict, Verdict::kSlower) << m.note;
+  EXPECT_EQ(m.note.rfind("a level; judged against its spread", 0), 0u) << m.note;
+  e.spread_floor = 0.02;  // the night's factor: 2 % between nights, tolerance 10 %
+  e.spread_floor_what = "the machine-wide factor's";
+  judge_together(m, e, o, o.threshold_pct, "a level");
+  EXPECT_NEAR(m.spread, 0.02, 1e-12);
+  EXPECT_NEAR(m.tolerance, -std::expm1(-5 * 0.02), 1e-12);
+  EXPECT_EQ(m.verdict, Verdict::kSame) << m.note;
+  EXPECT_NE(m.note.find("raised to the machine-wide factor's, 2.00 %"), std::string::npos)
+      << m.note;
+}
+
 // The printed minimum detectable machine-wide change is a promise: a slowdown of that size is
 // called SLOWER even when tonight's own factor scatters its way as far as 95 % of nights do,
 // counted in a spread from 7 nights (T_7: 2.6 spreads, not a normal z's 1.645), not only on the

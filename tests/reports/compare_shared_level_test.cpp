@@ -206,17 +206,24 @@ struct GateRun {
 
 class CompareSharedLevel : public ::testing::Test {
  protected:
-  GateRun gate(const std::vector<Json>& history, const Json& tonight) {
-    std::string files;
+  // `again`: tonight's re-measures, in order (compare --confirm).
+  GateRun gate(const std::vector<Json>& history, const Json& tonight,
+               const std::vector<Json>& again = {}) {
+    std::string files, confirm;
     for (std::size_t i = 0; i < history.size(); ++i) {
       const std::string f = dir_.path + "/night-" + std::to_string(i) + ".json";
       write_json(f, history[i]);
       files += f + " ";
     }
+    for (std::size_t i = 0; i < again.size(); ++i) {
+      const std::string f = dir_.path + "/again-" + std::to_string(i) + ".json";
+      write_json(f, again[i]);
+      confirm += " --confirm " + f;
+    }
     write_json(dir_.path + "/tonight.json", tonight);
     std::filesystem::remove(dir_.path + "/c.json");
     GateRun run{run_command(kBin + " compare " + files + dir_.path + "/tonight.json --json " +
-                            dir_.path + "/c.json"),
+                            dir_.path + "/c.json" + confirm),
                 nullptr};
     if (std::filesystem::exists(dir_.path + "/c.json"))
       run.j = Json::parse(slurp(dir_.path + "/c.json"));
@@ -374,6 +381,41 @@ TEST(CacheOwnership, UnderAHypervisorNoCacheLevelIsTheRuns) {
   EXPECT_EQ(unowned_level_reason(r, p), "");
 }
 
+// Which levels are judged as a whole too (private_level): those the cache list gives the run
+// alone, under a hypervisor as well (its list's word on its own cores); not a level shared with
+// more threads than the run has, the DRAM plateau, a set beyond the list, or P's points.
+TEST(CacheOwnership, APrivateLevelIsOneTheCacheListGivesTheRunAlone) {
+  Results r;
+  r.caches = {{1, "data", 48 * kKiB, 1, 2},
+              {2, "unified", 2 * kMiB, 1, 2},
+              {3, "unified", 32 * kMiB, 64, 1}};
+  r.spaces = {{"OpenMP", "host", 2, std::nullopt, std::nullopt}};
+  r.dram_min_bytes = 512 * kMiB;
+  const auto at = [](double ws, const std::string& family = "cache") {
+    Point p;
+    p.probe = family == "cache" ? "cache_read" : family;
+    p.family = family;
+    p.space = "OpenMP";
+    p.dtype = "fp64";
+    p.working_set_bytes = ws;
+    return p;
+  };
+  const auto level = [&r](const Point& p) { return private_level(r, p).value_or("none"); };
+  for (bool vm : {false, true}) {
+    r.cpu_hypervisor = vm;
+    EXPECT_EQ(level(at(32 * kKiB)), "L1");
+    EXPECT_EQ(level(at(1 * kMiB)), "L2");
+    EXPECT_EQ(level(at(16 * kMiB)), "none");              // an L3 of 64 threads
+    EXPECT_EQ(level(at(1 * kGiB, "bandwidth")), "none");  // the DRAM plateau
+    EXPECT_EQ(level(at(256, "peak")), "none");            // P's: judged as P
+  }
+  r.caches[2].shared_by_threads = 2;  // the L3 the run's two threads alone share
+  EXPECT_EQ(level(at(16 * kMiB)), "L3");
+  r.caches.pop_back();
+  r.caches_incomplete = "L3 left out";
+  EXPECT_EQ(level(at(16 * kMiB)), "none");  // beyond the listed caches
+}
+
 // Two states visibly apart, each seen twice, against a spread of one state.
 TEST(HistoryModes, TheIssuesFp32NightsAreBimodalItsFp64NightsNotYet) {
   const HistoryModes fp32 = history_modes({95.1, 119.6, 134.1, 139.0, 145.2, 67.9, 74.4}, 5);
@@ -522,7 +564,7 @@ TEST_F(CompareSharedLevel, EachPointSaysWhereItsWorkingSetLives) {
   EXPECT_EQ(g.metric(kUpdate64)["level"], "beyond the listed caches");
   EXPECT_TRUE(g.metric("peak/OpenMP/fp64/k:1024")["level"].is_null());
   for (const auto& m : g.j["metrics"])
-    EXPECT_EQ(m.contains("level"), m["kind"] == "point") << m.dump();
+    EXPECT_EQ(m.contains("level"), m["kind"] == "point" || m["kind"] == "level") << m.dump();
 }
 
 // What the relaxation leaves failable: 10 % off every DRAM-plateau point, off P, off the private
@@ -592,6 +634,78 @@ TEST_F(CompareSharedLevel, AnOwnedL3StaysGatedUntilItsHistoryShowsTheState) {
                               return where_of(p) == Where::kDram;
                             }));
   EXPECT_EQ(dram.r.exit_code, 1) << dram.r.out;
+}
+
+// The constructed host as a VM sees itself (context.cpu.hypervisor): every cache point is judged
+// by its history's range, a neighbour may share any level.
+Json on_vm(Json doc) {
+  doc["context"]["cpu"]["hypervisor"] = true;
+  return doc;
+}
+std::vector<Json> vm_nights(int n) {
+  std::vector<Json> h;
+  for (int i = 0; i < n; ++i) h.push_back(on_vm(night(i)));
+  return h;
+}
+bool is_private(const Json& p) { return where_of(p) == Where::kPrivate; }
+
+// Under a hypervisor, 10 % off every L1 and L2 point reads, point by point, only "below its
+// history" (AMBIGUOUS, not gated: a neighbour's SMT sibling could do that to one set). Their
+// level together still fails the night (issue 49: a private level stays failable), an unchanged
+// night passes, and the shared sets beyond the listed caches make no level.
+TEST_F(CompareSharedLevel, UnderAHypervisorAPrivateLevelStillFailsAsAWhole) {
+  const std::vector<Json> h = vm_nights(7);
+  const Json tonight = on_vm(night(7));
+  const GateRun aa = gate(h, tonight);
+  ASSERT_EQ(aa.r.exit_code, 0) << aa.r.out;
+  std::set<std::string> levels;
+  for (const auto& m : aa.j["metrics"])
+    if (m["kind"] == "level") {
+      levels.insert(m["metric"].get<std::string>());
+      EXPECT_EQ(m["verdict"], "SAME") << m.dump();
+    }
+  EXPECT_EQ(levels, (std::set<std::string>{"every OpenMP L1 point together",
+                                           "every OpenMP L2 point together",
+                                           "every OpenMP peak point together"}))
+      << aa.r.out;
+  EXPECT_EQ(aa.metric("every OpenMP peak point together")["level"], "P");
+
+  const GateRun g = gate(h, slowed(tonight, 1 / 0.9, is_private));
+  EXPECT_EQ(g.r.exit_code, 1) << g.r.out;
+  for (const char* level : {"L1", "L2"}) {
+    const Json& m = g.metric(fmt::format("every OpenMP {} point together", level));
+    EXPECT_EQ(m["verdict"], "SLOWER") << m.dump();
+    EXPECT_NEAR(m["change"].get<double>(), -0.091, 0.01) << m.dump();  // planted: -9.1 %
+  }
+  // The cache sweep's sets, one by one: within the range rule, not gated. (The ladder's rungs in
+  // those levels are compute-bound: far below any DRAM rate of their traffic, so the range rule
+  // leaves them their usual verdict.)
+  int sets = 0;
+  for (const auto& p : tonight["points"])
+    if (is_private(p) && p["family"] == "cache") {
+      const Json& m = g.metric(p["name"]);
+      EXPECT_TRUE(m["shared_level"].is_object()) << m.dump();
+      EXPECT_EQ(m["verdict"], "AMBIGUOUS") << m.dump();
+      ++sets;
+    }
+  EXPECT_EQ(sets, 6);
+}
+
+// A level's slowdown is held to the re-measures like any other: one that reads the level at its
+// usual speed makes it AMBIGUOUS "not reproduced"; one that reads it slower too lets it fail.
+TEST_F(CompareSharedLevel, ALevelsSlowdownIsHeldToTheRemeasures) {
+  const std::vector<Json> h = vm_nights(7);
+  const Json tonight = on_vm(night(7));
+  const Json planted = slowed(tonight, 1 / 0.9, is_private);
+  const GateRun burst = gate(h, planted, {tonight});
+  EXPECT_EQ(burst.r.exit_code, 0) << burst.r.out;
+  const Json& m = burst.metric("every OpenMP L2 point together");
+  EXPECT_EQ(m["verdict"], "AMBIGUOUS") << m.dump();
+  EXPECT_EQ(m["note"].get<std::string>().rfind("not reproduced", 0), 0u) << m.dump();
+  ASSERT_EQ(m["remeasures"].size(), 1u) << m.dump();
+  const GateRun real = gate(h, planted, {planted});
+  EXPECT_EQ(real.r.exit_code, 1) << real.r.out;
+  EXPECT_EQ(real.metric("every OpenMP L2 point together")["verdict"], "SLOWER");
 }
 
 // A GPU: the run owns the device's caches, so nothing is judged by a range; quiet nights pass and
