@@ -148,7 +148,7 @@ struct Comparison {
   // its spread across the history nights: SLOWER fails the gate like any other metric.
   std::optional<MetricComparison> machine;
   // Every point of one level together (compare/level_factors.hpp): per space, its peak points and
-  // each private cache level's, against the night; SLOWER fails the gate like any other metric.
+  // each private cache level's, as measured; SLOWER fails the gate like any other metric.
   std::vector<MetricComparison> levels;
   // When the machine-wide factor is a slowdown beyond its tolerance: the roofs whose absolute
   // change is a slowdown beyond it too (and beyond their own absolute_tolerance), the roofs
