@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include "core/stats.hpp"
 #include "reports/compare/annotate.hpp"
 #include "reports/fit/roof_roles.hpp"
 
@@ -38,12 +37,7 @@ std::vector<MetricComparison> level_metrics(const std::vector<PointRow>& rows,
     };
     if (std::size_t(std::count_if(rows.begin(), rows.end(), member)) < kMinLevelPoints) continue;
     const Factors f = median_factors(rows, nights, kMinLevelPoints, member);
-    MachineFactorEvidence e;
-    e.history = f.night;
-    e.history_se = median(f.night_se);
-    e.tonight = f.current;
-    e.tonight_noise = f.current_noise;
-    e.history_noise = median(f.night_noise);
+    MachineFactorEvidence e = evidence_of(f);
     // As measured a level moves with the whole night, and a whole night is judged by the
     // machine-wide factor: a level is never held tighter than it. Night 08 of
     // tests/data/gate-history (a slow phase, every point 14 % slower, SAME at 3.7 of the factor's

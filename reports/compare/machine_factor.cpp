@@ -148,15 +148,19 @@ Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, b
   });
 }
 
-MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
-  MetricComparison m;
+MachineFactorEvidence evidence_of(const Factors& f) {
   MachineFactorEvidence e;
   e.history = f.night;
   e.history_se = median(f.night_se);
   e.tonight = f.current;
   e.tonight_noise = f.current_noise;
   e.history_noise = median(f.night_noise);
-  judge_machine_factor(m, e, o);
+  return e;
+}
+
+MetricComparison machine_metric(const Factors& f, const CompareOptions& o) {
+  MetricComparison m;
+  judge_machine_factor(m, evidence_of(f), o);
   return m;
 }
 

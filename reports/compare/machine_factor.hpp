@@ -80,6 +80,10 @@ Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
 // factors while kMinCommonPoints others remain; the factors are still taken out of them.
 Factors machine_factors(const std::vector<PointRow>& rows, std::size_t nights, bool normalise);
 
+// What a verdict on factors needs of them: the history nights' factors, their median standard
+// error and repetition noise, tonight's factor and noise (no least spread).
+MachineFactorEvidence evidence_of(const Factors& f);
+
 // The factor itself as a metric, judged against its spread across the history nights.
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o);
 

@@ -241,6 +241,17 @@ class CompareSharedLevel : public ::testing::Test {
 const std::string kUpdate64 = "update_xy/OpenMP/fp64/n:4194304";
 const std::string kUpdate32 = "update_xy/OpenMP/fp32/n:8388608";
 
+// An OpenMP fp64 point of `family` (a cache sweep's read by default) with working set `ws`.
+Point cache_point(double ws, const std::string& family = "cache") {
+  Point p;
+  p.probe = family == "cache" ? "cache_read" : family;
+  p.family = family;
+  p.space = "OpenMP";
+  p.dtype = "fp64";
+  p.working_set_bytes = ws;
+  return p;
+}
+
 // Which levels the run owns, from the cache list and the space's threads.
 TEST(CacheOwnership, ALevelIsTheRunsWhenItsThreadsAloneShareIt) {
   Results r;
@@ -305,50 +316,42 @@ TEST(CacheOwnership, EachPointIsNamedByTheLevelThatHoldsItsWorkingSet) {
   r.caches = {{1, "data", 48 * kKiB, 1, 2},
               {2, "unified", 1 * kMiB, 1, 2},
               {3, "unified", 32 * kMiB, 2, 1}};
-  const auto at = [](double ws, const std::string& family = "cache") {
-    Point p;
-    p.probe = family == "cache" ? "cache_read" : family;
-    p.family = family;
-    p.space = "OpenMP";
-    p.dtype = "fp64";
-    p.working_set_bytes = ws;
-    return p;
-  };
   const auto level = [&r](const Point& p) { return point_level(r, p).value_or("null"); };
-  EXPECT_EQ(level(at(64 * kKiB)), "L1");  // the two threads' L1s: 96 KiB
-  EXPECT_EQ(level(at(512 * kKiB)), "L2");
-  EXPECT_EQ(level(at(2 * kMiB)), "L2");  // their L2s: 2 MiB
-  EXPECT_EQ(level(at(16 * kMiB)), "L3");
-  EXPECT_EQ(level(at(64 * kMiB)), "beyond the listed caches");    // partly the L3, below DRAM
-  EXPECT_EQ(level(at(128 * kMiB, "bandwidth")), "DRAM plateau");  // 4 x the L3
-  EXPECT_EQ(level(at(256, "peak")), "null");                      // P: registers, its output
-  EXPECT_EQ(level(at(0, "fma")), "null");                         // no working set
+  EXPECT_EQ(level(cache_point(64 * kKiB)), "L1");  // the two threads' L1s: 96 KiB
+  EXPECT_EQ(level(cache_point(512 * kKiB)), "L2");
+  EXPECT_EQ(level(cache_point(2 * kMiB)), "L2");  // their L2s: 2 MiB
+  EXPECT_EQ(level(cache_point(16 * kMiB)), "L3");
+  EXPECT_EQ(level(cache_point(64 * kMiB)),
+            "beyond the listed caches");  // partly the L3, below DRAM
+  EXPECT_EQ(level(cache_point(128 * kMiB, "bandwidth")), "DRAM plateau");  // 4 x the L3
+  EXPECT_EQ(level(cache_point(256, "peak")), "null");  // P: registers, its output
+  EXPECT_EQ(level(cache_point(0, "fma")), "null");     // no working set
   // A measured plateau decides where DRAM begins.
   MemoryPlateau plateau;
   plateau.reached = true;
   plateau.start_bytes = plateau.planned_bytes = 512 * kMiB;
   r.spaces[0].plateau = plateau;
-  EXPECT_EQ(level(at(128 * kMiB, "bandwidth")), "beyond the listed caches");
-  EXPECT_EQ(level(at(512 * kMiB, "bandwidth")), "DRAM plateau");
+  EXPECT_EQ(level(cache_point(128 * kMiB, "bandwidth")), "beyond the listed caches");
+  EXPECT_EQ(level(cache_point(512 * kMiB, "bandwidth")), "DRAM plateau");
   // An incomplete list (the L3 unknown): beyond the L2 and below the plateau.
   r.spaces[0].plateau.reset();
   r.caches.pop_back();
   r.caches_incomplete = "L3 left out";
   r.dram_min_bytes = 1 * kGiB;
-  EXPECT_EQ(level(at(64 * kKiB)), "L1");
-  EXPECT_EQ(level(at(16 * kMiB)), "beyond the listed caches");
-  EXPECT_EQ(level(at(2 * kGiB, "bandwidth")), "DRAM plateau");
+  EXPECT_EQ(level(cache_point(64 * kKiB)), "L1");
+  EXPECT_EQ(level(cache_point(16 * kMiB)), "beyond the listed caches");
+  EXPECT_EQ(level(cache_point(2 * kGiB, "bandwidth")), "DRAM plateau");
   // No cache list: nothing to name but the DRAM plateau.
   r.caches.clear();
-  EXPECT_EQ(level(at(64 * kKiB)), "null");
-  EXPECT_EQ(level(at(2 * kGiB, "bandwidth")), "DRAM plateau");
+  EXPECT_EQ(level(cache_point(64 * kKiB)), "null");
+  EXPECT_EQ(level(cache_point(2 * kGiB, "bandwidth")), "DRAM plateau");
   // A GPU: one SM's L1, the L2, then device memory from 4 x the L2.
   DeviceInfo h200;
   h200.l2_bytes = 60 * kMiB;
   h200.l1_per_unit_bytes = 256 * kKiB;
   h200.units = 132;
   r.spaces.push_back({"Cuda", "device", 1, h200, std::nullopt});
-  Point g = at(128 * kKiB);
+  Point g = cache_point(128 * kKiB);
   g.space = "Cuda";
   EXPECT_EQ(level(g), "L1");
   g.working_set_bytes = 32 * kMiB;
@@ -391,29 +394,20 @@ TEST(CacheOwnership, APrivateLevelIsOneTheCacheListGivesTheRunAlone) {
               {3, "unified", 32 * kMiB, 64, 1}};
   r.spaces = {{"OpenMP", "host", 2, std::nullopt, std::nullopt}};
   r.dram_min_bytes = 512 * kMiB;
-  const auto at = [](double ws, const std::string& family = "cache") {
-    Point p;
-    p.probe = family == "cache" ? "cache_read" : family;
-    p.family = family;
-    p.space = "OpenMP";
-    p.dtype = "fp64";
-    p.working_set_bytes = ws;
-    return p;
-  };
   const auto level = [&r](const Point& p) { return private_level(r, p).value_or("none"); };
   for (bool vm : {false, true}) {
     r.cpu_hypervisor = vm;
-    EXPECT_EQ(level(at(32 * kKiB)), "L1");
-    EXPECT_EQ(level(at(1 * kMiB)), "L2");
-    EXPECT_EQ(level(at(16 * kMiB)), "none");              // an L3 of 64 threads
-    EXPECT_EQ(level(at(1 * kGiB, "bandwidth")), "none");  // the DRAM plateau
-    EXPECT_EQ(level(at(256, "peak")), "none");            // P's: judged as P
+    EXPECT_EQ(level(cache_point(32 * kKiB)), "L1");
+    EXPECT_EQ(level(cache_point(1 * kMiB)), "L2");
+    EXPECT_EQ(level(cache_point(16 * kMiB)), "none");              // an L3 of 64 threads
+    EXPECT_EQ(level(cache_point(1 * kGiB, "bandwidth")), "none");  // the DRAM plateau
+    EXPECT_EQ(level(cache_point(256, "peak")), "none");            // P's: judged as P
   }
   r.caches[2].shared_by_threads = 2;  // the L3 the run's two threads alone share
-  EXPECT_EQ(level(at(16 * kMiB)), "L3");
+  EXPECT_EQ(level(cache_point(16 * kMiB)), "L3");
   r.caches.pop_back();
   r.caches_incomplete = "L3 left out";
-  EXPECT_EQ(level(at(16 * kMiB)), "none");  // beyond the listed caches
+  EXPECT_EQ(level(cache_point(16 * kMiB)), "none");  // beyond the listed caches
 }
 
 // Two states visibly apart, each seen twice, against a spread of one state.
