@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "backends/host/host_clock.hpp"
+
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "backends/cuda/cuda_backend.hpp"
 #endif
@@ -31,9 +33,17 @@ class HostBackend final : public MeasurementBackend {
  public:
   const char* timer_name() const override { return "steady_clock"; }
   SampleTimer& timer() override { return timer_; }
+  std::optional<double> read_host_clock_mhz() override {
+    std::string why;
+    const std::optional<double> mhz = host::read_clock_mhz(why);
+    if (!mhz) why_ = why;
+    return mhz;
+  }
+  std::string host_clock_unavailable() const override { return why_; }
 
  private:
   SteadyClockTimer timer_;
+  std::string why_;  // the last failed reading's reason
 };
 
 }  // namespace

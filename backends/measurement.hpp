@@ -8,6 +8,8 @@
 //     buffer twice its size (host: no-op; CPU DRAM probes use working sets >= 4x the LLC).
 //   - read_telemetry(): clocks, power, temperature, throttle reasons and their counters, where
 //     the vendor's management library loads at run time (NVML); otherwise nothing.
+//   - read_host_clock_mhz(): host spaces: the cores' clock, measured by dependent-instruction
+//     chains (backends/host/host_clock.hpp); device spaces: nothing.
 // This header is Kokkos-free so the sweep's bookkeeping can be unit-tested on any build.
 #include <cstdint>
 #include <functional>
@@ -46,6 +48,12 @@ class MeasurementBackend {
   virtual std::optional<TelemetryReading> read_telemetry() { return std::nullopt; }
   // Why read_telemetry() gives nothing (empty on host spaces, where there is nothing to read).
   virtual std::string telemetry_unavailable() const { return {}; }
+  // The host cores' clock after a repetition (MHz), read on the calling thread outside the timed
+  // calls; nullopt on device spaces (their SM clock is in the telemetry) and where it cannot be
+  // read (host_clock_unavailable() says why). The gate tells a host that ran at a lower clock
+  // from a slower kernel with it, as it does a GPU's.
+  virtual std::optional<double> read_host_clock_mhz() { return std::nullopt; }
+  virtual std::string host_clock_unavailable() const { return {}; }
   // Whether the timer holds the device's stream while the host enqueues a sample, and how many
   // times the hold ran out because the host waited for the device inside a sample.
   virtual bool holds_stream() const { return false; }
@@ -75,7 +83,7 @@ class DeviceBackend : public MeasurementBackend {
 // Device backends allocate their flush buffer here, once per run.
 std::unique_ptr<MeasurementBackend> open_measurement_backend(const std::string& space_name);
 
-// Host spaces: steady_clock between fences, no flush, no telemetry.
+// Host spaces: steady_clock between fences, no flush, no telemetry, the cores' clock measured.
 std::unique_ptr<MeasurementBackend> make_host_backend();
 
 }  // namespace ridgeline

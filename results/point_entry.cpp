@@ -90,6 +90,7 @@ json to_json(const PointEntry& e) {
   p["l2_flush_bytes"] = m ? m->l2_flush_bytes : 0;
   p["telemetry"] = m ? m->telemetry : json(nullptr);
   p["cpu_wait"] = m ? m->cpu_wait : json(nullptr);
+  p["host_clock"] = m ? m->host_clock : json(nullptr);
   // How the device was held and flushed, and why telemetry or the CPU wait is missing, where
   // known.
   if (m && m->stream_hold) p["stream_hold"] = *m->stream_hold;
@@ -99,6 +100,8 @@ json to_json(const PointEntry& e) {
     p["telemetry_unavailable"] = m->telemetry_unavailable;
   if (m && m->cpu_wait.is_null() && !m->cpu_wait_unavailable.empty())
     p["cpu_wait_unavailable"] = m->cpu_wait_unavailable;
+  if (m && m->host_clock.is_null() && !m->host_clock_unavailable.empty())
+    p["host_clock_unavailable"] = m->host_clock_unavailable;
   if (e.observed) p["observed"] = *e.observed;
   if (e.mpi) {
     p["rank"] = e.mpi->rank;
@@ -150,6 +153,8 @@ PointEntry point_entry_from_json(const json& j) {
     m.telemetry_unavailable = text_at(j, "telemetry_unavailable");
     m.cpu_wait = j.value("cpu_wait", json(nullptr));
     m.cpu_wait_unavailable = text_at(j, "cpu_wait_unavailable");
+    m.host_clock = j.value("host_clock", json(nullptr));
+    m.host_clock_unavailable = text_at(j, "host_clock_unavailable");
     e.measurement = std::move(m);
   }
   if (j.contains("observed")) e.observed = j["observed"];

@@ -22,10 +22,12 @@ struct PointMeasurement {
   std::optional<std::uint64_t> hold_timeouts;
   std::uint64_t l2_flush_bytes = 0;  // 0: no flush
   std::optional<std::string> l2_flush;
-  nlohmann::json telemetry;           // null: none
-  std::string telemetry_unavailable;  // why there is none; written only while telemetry is null
-  nlohmann::json cpu_wait;            // null: none
-  std::string cpu_wait_unavailable;   // likewise, for cpu_wait
+  nlohmann::json telemetry;            // null: none
+  std::string telemetry_unavailable;   // why there is none; written only while telemetry is null
+  nlohmann::json cpu_wait;             // null: none
+  std::string cpu_wait_unavailable;    // likewise, for cpu_wait
+  nlohmann::json host_clock;           // null: none (device spaces, no reading)
+  std::string host_clock_unavailable;  // why a host space has none
 };
 
 // Where an MPI job's rank measured the point (harness/mpi/placement.hpp, point_placement).

@@ -70,6 +70,18 @@ void read_cpu_wait(const std::string& file, const json& j, const std::string& at
   p.cpu_wait_threads = to_count(r.number("threads", false), 1);
 }
 
+// `host_clock` of a measured point: null, or {median_mhz > 0, readings_mhz: [...]}.
+void read_host_clock(const std::string& file, const json& j, const std::string& at, Point& p) {
+  if (!j.contains("host_clock") || j["host_clock"].is_null()) return;
+  const std::string here = at + ".host_clock";
+  if (!j["host_clock"].is_object()) throw InputError(file, here, "must be an object or null");
+  const Reader r(file, j["host_clock"], here);
+  const std::optional<double> mhz = r.number("median_mhz", true);
+  if (!mhz) throw InputError(file, r.where("median_mhz"), "missing required field");
+  if (*mhz > 1e5) throw InputError(file, r.where("median_mhz"), "must be at most 100000 MHz");
+  p.host_clock_mhz = *mhz;
+}
+
 // The fields of a measured point: its verification, samples and timing.
 void read_measured(const std::string& file, const json& j, const std::string& at, Point& p) {
   const Reader r(file, j, at);
@@ -120,6 +132,7 @@ void read_measured(const std::string& file, const json& j, const std::string& at
     }
   }
   read_cpu_wait(file, j, at, p);
+  read_host_clock(file, j, at, p);
 }
 
 // An MPI job's point: its rank and placement (both or neither).

@@ -56,6 +56,9 @@ struct Point {
   std::optional<double> cpu_wait_share;
   int busy_samples = 0;
   int cpu_wait_threads = 0;  // the most threads that ran during one sample
+  // host_clock.median_mhz (schema 1.5): the host cores' clock after the samples; nullopt on
+  // device spaces and where not recorded.
+  std::optional<double> host_clock_mhz;
   // Where an MPI job's point ran (schema 1.2): the rank, its host, the device (GPU name or CPU
   // model), where on the host ("GPU 0000:9b:00.0", "CPUs 0-1"), and the key that identifies the
   // device across runs (UUID, else host and CPU set). rank -1 and empty strings otherwise.

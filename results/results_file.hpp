@@ -9,7 +9,7 @@
 
 namespace ridgeline {
 
-inline constexpr const char* kSchemaVersion = "1.4.0";
+inline constexpr const char* kSchemaVersion = "1.5.0";
 inline constexpr int kSchemaMajor = 1;
 
 // write_text_atomically (file_io.hpp) of the JSON text.

@@ -151,6 +151,27 @@ std::optional<MeasuredClock> measure_clock(const std::vector<int>& cpus, std::st
   return clock_from(clocks, why);
 }
 
+std::optional<double> read_clock_mhz(std::string& why) {
+  if (!kHasChains) {
+    why = "no clock chain for this ISA (x86-64 only)";
+    return std::nullopt;
+  }
+  // Trip counts for ~0.25 ms per chain, set once from the first call's rates (a chain timed too
+  // short is all timer; a long one costs every repetition). A clock that later runs faster or
+  // slower only makes the chains shorter or longer, not wrong.
+  thread_local std::uint64_t sink = 1;
+  thread_local const std::uint64_t add_trips = trips_for(add_chain, 1, 0.00025, sink);
+  thread_local const std::uint64_t imul_trips = trips_for(imul_chain, kImulClocks, 0.00025, sink);
+  ThreadClock c;
+  for (int r = 0; r < 2; ++r) {
+    c.add_mhz = std::max(c.add_mhz, chain_mhz(add_chain, add_trips, 1, sink));
+    c.imul_mhz = std::max(c.imul_mhz, chain_mhz(imul_chain, imul_trips, kImulClocks, sink));
+  }
+  const std::optional<MeasuredClock> m = clock_from({c}, why);
+  if (!m) return std::nullopt;
+  return m->mhz;
+}
+
 void record_measured_clock(nlohmann::json& cpu, const std::vector<int>& cpus) {
   std::string why;
   const std::optional<MeasuredClock> m = measure_clock(cpus, why);

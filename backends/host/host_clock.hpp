@@ -41,6 +41,14 @@ std::optional<MeasuredClock> clock_from(const std::vector<ThreadClock>& threads,
 // thread when `cpus` is empty); x86-64 only, elsewhere `why` says so.
 std::optional<MeasuredClock> measure_clock(const std::vector<int>& cpus, std::string& why);
 
+// One short reading on the calling thread, taken after each repetition of a host point (a
+// point's `host_clock`, results/schema.md): one add chain and one imul chain of about 0.25 ms
+// each, twice, alternating; the faster chain's rate where the two agree within
+// kClockChainsAgree, else nullopt with the reason in `why`. A host's clock can change within a
+// run (the 2-vCPU Xeon VM's measured 3.29 to 3.99 GHz in 100 MHz steps between runs minutes
+// apart, 2026-12-06): the run's one measured_clock cannot say what a point ran at.
+std::optional<double> read_clock_mhz(std::string& why);
+
 // context.cpu.measured_clock: {"mhz", "low_mhz", "high_mhz", "threads", "method"}, or null (then
 // "measured_clock_unavailable" beside it says why).
 void record_measured_clock(nlohmann::json& cpu, const std::vector<int>& cpus);

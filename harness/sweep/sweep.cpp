@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "core/terminal.hpp"
@@ -59,6 +60,7 @@ void Sweep::measure(std::size_t idx, benchmark::State& state) {
         throw std::runtime_error("planted by --test-fail-setup");
       telemetry_.clear();
       cpu_wait_.clear();
+      host_clock_.clear();
       warm_up(*point.probe);
     } catch (const std::exception& e) {
       failure = fmt::format("setup failed: {}", e.what());
@@ -106,6 +108,10 @@ void Sweep::measure(std::size_t idx, benchmark::State& state) {
     if (const auto times_after = read_thread_times(&cpu_wait_unavailable_))
       cpu_wait_.push_back(
           cpu_wait_between(*times_before, *times_after, seconds_since(wall_before)));
+  // After the wait was read (the reading is not the repetition's): on a host space the clock the
+  // repetition left the cores at (~1 ms of dependent chains on this thread); NaN on a device.
+  host_clock_.push_back(
+      backend.read_host_clock_mhz().value_or(std::numeric_limits<double>::quiet_NaN()));
   state.counters["FLOP/s"] =
       benchmark::Counter(point.info.flops, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["B/s"] =
@@ -148,6 +154,7 @@ void Sweep::finish_point(const std::string& name, const std::vector<double>& sam
   entry.observed = rec.observed;
   telemetry_.clear();
   cpu_wait_.clear();
+  host_clock_.clear();
   if (options_.mpi_mode == MpiMode::isolated) job_.pass_turn();
   const std::string rates = rate_text(entry, samples);
   // Replaces the point's entry of the round before; in a job, every rank's.
@@ -290,6 +297,10 @@ void Sweep::record_visit(PointRecord& rec, const PointInfo& info,
                           cpu_wait_.end());
     else
       rec.cpu_wait.clear();
+    if (host_clock_.size() >= samples.size())
+      rec.host_clock_mhz.insert(rec.host_clock_mhz.end(),
+                                host_clock_.end() - static_cast<std::ptrdiff_t>(samples.size()),
+                                host_clock_.end());
     const auto it = backends_.find(info.space);
     if (it != backends_.end())
       rec.hold_timeouts += it->second->hold_timeouts() - hold_timeouts_at_setup_;
@@ -314,6 +325,10 @@ std::optional<PointMeasurement> Sweep::measurement(const PointInfo& info, const 
   m.cpu_wait = rec.cpu_wait.size() == rec.samples.size() ? summarize_cpu_wait(rec.cpu_wait)
                                                          : nlohmann::json(nullptr);
   m.cpu_wait_unavailable = cpu_wait_unavailable_;
+  m.host_clock = rec.host_clock_mhz.size() == rec.samples.size()
+                     ? summarize_host_clock(rec.host_clock_mhz)
+                     : nlohmann::json(nullptr);
+  m.host_clock_unavailable = b.host_clock_unavailable();
   return m;
 }
 

@@ -18,6 +18,7 @@
 #include "backends/measurement.hpp"
 #include "harness/mpi/job.hpp"
 #include "harness/sweep/cpu_wait.hpp"
+#include "harness/sweep/host_clock_samples.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/sweep/progress.hpp"
 #include "harness/sweep/run_options.hpp"
@@ -31,6 +32,7 @@ struct PointRecord {
   std::vector<int> sample_rounds;                        // the round of each sample
   std::vector<std::vector<TelemetryReading>> telemetry;  // per reported sample
   std::vector<CpuWait> cpu_wait;                         // per reported sample
+  std::vector<double> host_clock_mhz;  // per reported sample (host spaces; NaN: not read)
   std::uint64_t hold_timeouts = 0;
   Verification verification;  // the first failed check, else ok
   std::string error;          // setup failed: the point is skipped
@@ -116,6 +118,7 @@ class Sweep {
   std::vector<std::vector<TelemetryReading>> telemetry_;  // per measure() call of the active point
   std::vector<CpuWait> cpu_wait_;                         // likewise (where schedstat reads)
   std::string cpu_wait_unavailable_;                      // why it does not, if it does not
+  std::vector<double> host_clock_;  // per measure() call (host spaces; NaN: the reading failed)
   std::uint64_t hold_timeouts_at_setup_ = 0;  // the backend's count when the point began
   std::size_t active_ = SIZE_MAX;             // the point whose probe is set up
   std::size_t running_ = SIZE_MAX;            // the point Google Benchmark measured last

@@ -193,6 +193,17 @@ TEST_F(CliRun, RoundsAccumulateSamplesAndRecordTheSeed) {
     ASSERT_EQ(w["shares"].size(), 3u) << p["name"];
     for (const auto& s : w["shares"]) EXPECT_TRUE(s >= 0 && s <= 1) << w;
     EXPECT_GE(w["threads"].get<int>(), 1);  // Serial: the main thread at least
+    // The host cores' clock after each sample, or why not (another ISA; chains that disagreed
+    // on every sample).
+    const json& c = p["host_clock"];
+    if (c.is_null()) {
+      EXPECT_FALSE(p.value("host_clock_unavailable", "").empty()) << p["name"];
+      continue;
+    }
+    ASSERT_EQ(c["readings_mhz"].size(), 3u) << p["name"];
+    for (const auto& mhz : c["readings_mhz"])
+      EXPECT_TRUE(mhz.is_null() || (mhz > 100 && mhz < 10000)) << c;
+    EXPECT_GT(c["median_mhz"].get<double>(), 100) << c;
   }
   EXPECT_GE(measured, 4);
 }

@@ -60,5 +60,20 @@ TEST(HostClock, TheContextRecordsTheClockOrWhyNot) {
   EXPECT_FALSE(cpu.contains("measured_clock_unavailable"));
 }
 
+// A repetition's reading: the calling thread's clock, or why there is none (no chains for this
+// ISA; the two chains disagreed, as a preempted one may).
+TEST(HostClock, AReadingIsAClockOrWhyNot) {
+  for (int i = 0; i < 3; ++i) {
+    std::string why;
+    const std::optional<double> mhz = read_clock_mhz(why);
+    if (!mhz) {
+      EXPECT_FALSE(why.empty());
+      continue;
+    }
+    EXPECT_GT(*mhz, 100);
+    EXPECT_LT(*mhz, 10000);
+  }
+}
+
 }  // namespace
 }  // namespace ridgeline::host
