@@ -90,7 +90,8 @@ void add_compare_options(CLI::App& cmd, CompareOptions& options) {
       ->check(number_in_range(0, 100, false))
       ->capture_default_str();
   cmd.add_flag("--clock-limited-ambiguous", options.clock_limited_ambiguous,
-               "A machine-wide slowdown with a lower GPU clock or a new throttle reason is "
+               "A machine-wide or level slowdown at a lower clock (a GPU's SM clock, a host's "
+               "cores') that the lower clock explains (within the tolerance at equal clock) is "
                "AMBIGUOUS (reported, not gated) instead of SLOWER clock-limited");
 }
 

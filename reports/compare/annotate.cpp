@@ -8,6 +8,7 @@
 namespace ridgeline {
 
 void add_tonight(ClockEvidence& e, const Point& p) {
+  if (p.host_clock_mhz) e.host_tonight.push_back(*p.host_clock_mhz);
   if (!p.telemetry) return;
   if (p.telemetry->sm_clock_mhz > 0) e.tonight.push_back(p.telemetry->sm_clock_mhz);
   for (const auto& r : p.telemetry->throttle_reasons)
@@ -18,6 +19,7 @@ void add_tonight(ClockEvidence& e, const Point& p) {
 }
 
 void add_history(ClockEvidence& e, const Point& p) {
+  if (p.host_clock_mhz) e.host_history.push_back(*p.host_clock_mhz);
   if (!p.telemetry) return;
   if (p.telemetry->sm_clock_mhz > 0) e.history.push_back(p.telemetry->sm_clock_mhz);
   e.history_reasons.insert(p.telemetry->throttle_reasons.begin(),
@@ -31,19 +33,26 @@ void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle
   m.samples = e.samples;
   for (const auto& r : e.tonight_reasons)
     if (!e.history_reasons.count(r)) m.new_throttle_reasons.push_back(r);
-  const bool both = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
+  m.host_clock_mhz = e.host_tonight.empty() ? 0 : median(e.host_tonight);
+  m.history_host_clock_mhz = e.host_history.empty() ? 0 : median(e.host_history);
+  const bool sm = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
+  const bool host = !sm && m.host_clock_mhz > 0 && m.history_host_clock_mhz > 0;
+  const bool both = sm || host;
+  const double tonight = sm ? m.sm_clock_mhz : m.host_clock_mhz;
+  const double before = sm ? m.history_sm_clock_mhz : m.history_host_clock_mhz;
   // Throughput per cycle: the change with the clock ratio taken out.
   if (per_cycle && both && m.verdict != Verdict::kMissing)
-    m.change_per_cycle = (1 + m.change) * m.history_sm_clock_mhz / m.sm_clock_mhz - 1;
-  const bool lower = both && m.sm_clock_mhz < (1 - kClockDrop) * m.history_sm_clock_mhz;
+    m.change_per_cycle = (1 + m.change) * before / tonight - 1;
+  const bool lower = both && tonight < (1 - (sm ? kClockDrop : kHostClockDrop)) * before;
   const bool slowdown =
       (m.verdict == Verdict::kSlower || m.verdict == Verdict::kAmbiguous) && m.change < 0;
   if (!slowdown || (!lower && m.new_throttle_reasons.empty())) return;
   m.clock_limited = true;
   std::string why = "clock-limited: ";
   if (both)
-    why += fmt::format("SM clock {:.0f} MHz, history {:.0f} MHz ({:+.1f} %)", m.sm_clock_mhz,
-                       m.history_sm_clock_mhz, 100 * (m.sm_clock_mhz / m.history_sm_clock_mhz - 1));
+    why +=
+        fmt::format("{} {:.0f} MHz, history {:.0f} MHz ({:+.1f} %)", sm ? "SM clock" : "host clock",
+                    tonight, before, 100 * (tonight / before - 1));
   if (!m.new_throttle_reasons.empty()) {
     std::string reasons;
     for (const auto& r : m.new_throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
@@ -52,6 +61,23 @@ void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle
   if (m.change_per_cycle)
     why += fmt::format("; at equal clock (FLOP/cycle) {:+.1f} %", 100 * *m.change_per_cycle);
   m.note = why + "; " + m.note;
+}
+
+void clock_limited_not_gated(MetricComparison& m) {
+  if (!m.clock_limited || m.verdict != Verdict::kSlower) return;
+  const bool sm = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
+  const double tonight = sm ? m.sm_clock_mhz : m.host_clock_mhz;
+  const double before = sm ? m.history_sm_clock_mhz : m.history_host_clock_mhz;
+  const double at_equal_clock =
+      tonight > 0 && before > 0 ? (1 + m.change) * before / tonight - 1 : m.change;
+  if (std::log1p(at_equal_clock) < std::log1p(-m.tolerance)) {
+    m.note = fmt::format("gated despite --clock-limited-ambiguous: {:+.1f} % at equal clock; ",
+                         100 * at_equal_clock) +
+             m.note;
+    return;
+  }
+  m.verdict = Verdict::kAmbiguous;
+  m.note = "not gated (--clock-limited-ambiguous); " + m.note;
 }
 
 void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e) {

@@ -1,6 +1,6 @@
 #pragma once
-// Notes attached to a decided metric: a lower GPU clock or a new throttle reason (clock-limited),
-// and waiting for a CPU that explains a slowdown (machine busy).
+// Notes attached to a decided metric: a lower clock (a GPU's SM clock, a host's cores') or a new
+// throttle reason (clock-limited), and waiting for a CPU that explains a slowdown (machine busy).
 #include <algorithm>
 #include <string>
 #include <unordered_set>
@@ -31,11 +31,15 @@ void annotate_cpu_wait(MetricComparison& m, const CpuWaitEvidence& e);
 // A median SM clock below the history's by more than this is a lower clock: H100/H200 clocks
 // step by 15 MHz (under 1 % at their ~2 GHz), and a one-step wobble of a median is not throttling.
 inline constexpr double kClockDrop = 0.02;
+// The same for a host's cores (results' host_clock): the chains read after a repetition scatter
+// by a few per cent, and the 2-vCPU Xeon VM's clock steps by 100 MHz (2.5 % at its 4 GHz).
+inline constexpr double kHostClockDrop = 0.03;
 
 // Tonight's and the history's clocks and throttle reasons of a set of points (one metric).
 struct ClockEvidence {
-  std::vector<double> tonight, history;      // median SM clocks, MHz
-  std::vector<std::string> tonight_reasons;  // reasons seen tonight
+  std::vector<double> tonight, history;            // median SM clocks, MHz
+  std::vector<double> host_tonight, host_history;  // host points' median core clocks, MHz
+  std::vector<std::string> tonight_reasons;        // reasons seen tonight
   std::unordered_set<std::string> history_reasons;
   int throttled = 0, samples = 0;
 };
@@ -45,8 +49,15 @@ void add_tonight(ClockEvidence& e, const Point& p);
 void add_history(ClockEvidence& e, const Point& p);
 
 // Fills the clock fields; a slowdown that is not SAME becomes clock-limited when tonight's clock
-// was lower or a throttle reason appeared. The verdict itself (and the gate) stays.
+// (the SM clock where known, else the host cores') was lower or a throttle reason appeared. The
+// verdict itself (and the gate) stays.
 void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle);
+
+// --clock-limited-ambiguous, for the machine-wide factor and the levels: a clock-limited SLOWER
+// becomes AMBIGUOUS (reported, not gated) where the lower clock explains it, the change with the
+// clocks' ratio taken out being within the tolerance. A slowdown beyond what the clock explains
+// (or with a new throttle reason and no lower clock) still fails.
+void clock_limited_not_gated(MetricComparison& m);
 
 // Tonight's and the history's CPU waits of a set of points: the medians over them.
 struct WaitSamples {

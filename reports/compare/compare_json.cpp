@@ -47,6 +47,8 @@ CompareMetric metric_record(const MetricComparison& m, const std::string& kind) 
   r.clock_limited = m.clock_limited;
   if (m.sm_clock_mhz > 0) r.sm_clock_mhz = m.sm_clock_mhz;
   if (m.history_sm_clock_mhz > 0) r.history_sm_clock_mhz = m.history_sm_clock_mhz;
+  if (m.host_clock_mhz > 0) r.host_clock_mhz = m.host_clock_mhz;
+  if (m.history_host_clock_mhz > 0) r.history_host_clock_mhz = m.history_host_clock_mhz;
   r.new_throttle_reasons = m.new_throttle_reasons;
   r.throttled_samples = m.throttled_samples;
   if (m.change_per_cycle) r.change_per_cycle = finite(*m.change_per_cycle);
@@ -99,6 +101,8 @@ json metric_to_json(const CompareMetric& r) {
   j["clock_limited"] = r.clock_limited;
   j["sm_clock_mhz"] = number(r.sm_clock_mhz);
   j["history_sm_clock_mhz"] = number(r.history_sm_clock_mhz);
+  j["host_clock_mhz"] = number(r.host_clock_mhz);
+  j["history_host_clock_mhz"] = number(r.history_host_clock_mhz);
   j["new_throttle_reasons"] = r.new_throttle_reasons;
   j["throttled_samples"] = r.throttled_samples;
   j["change_per_cycle"] = number(r.change_per_cycle);
@@ -247,6 +251,10 @@ CompareMetric metric_from(const Fields& f) {
   r.clock_limited = f.boolean("clock_limited");
   r.sm_clock_mhz = f.num_or_null("sm_clock_mhz");
   r.history_sm_clock_mhz = f.num_or_null("history_sm_clock_mhz");
+  // Since 1.9.0; older files have no host clock.
+  if (f.has("host_clock_mhz")) r.host_clock_mhz = f.num_or_null("host_clock_mhz");
+  if (f.has("history_host_clock_mhz"))
+    r.history_host_clock_mhz = f.num_or_null("history_host_clock_mhz");
   r.new_throttle_reasons = f.strings("new_throttle_reasons");
   r.throttled_samples = f.integer("throttled_samples");
   r.change_per_cycle = f.num_or_null("change_per_cycle");

@@ -18,9 +18,10 @@ namespace ridgeline {
 // metric's remeasure; history_decision transient_kept_out). 1.6.0: more than one re-measure
 // (remeasures, each metric's remeasures; options.remeasured a count, 1.5.0's true read as 1).
 // 1.7.0: each point's level (where its working set lives; older files read as null). 1.8.0:
-// metrics of kind "level", a level's points together (compare/level_factors.hpp). The reader
+// metrics of kind "level", a level's points together (compare/level_factors.hpp). 1.9.0: each
+// metric's host_clock_mhz and history_host_clock_mhz (older files read as null). The reader
 // takes any 1.x.
-inline constexpr const char* kCompareSchemaVersion = "1.8.0";
+inline constexpr const char* kCompareSchemaVersion = "1.9.0";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.
@@ -53,6 +54,7 @@ struct CompareMetric {
   std::string verdict, note;
   bool clock_limited = false;
   std::optional<double> sm_clock_mhz, history_sm_clock_mhz;
+  std::optional<double> host_clock_mhz, history_host_clock_mhz;  // since 1.9.0
   std::vector<std::string> new_throttle_reasons;
   int throttled_samples = 0;
   std::optional<double> change_per_cycle;

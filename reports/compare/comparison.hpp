@@ -34,8 +34,9 @@ struct CompareOptions {
   // it (a slow phase of the shared VM, 14 % slower) 3.7; a uniform -10 % was 6.0 or more.
   double machine_k = 5;
   double machine_threshold_pct = 1;
-  // A machine-wide slowdown that a lower GPU clock or a new throttle reason explains stays SLOWER
-  // "clock-limited" (a runner that throttles is a finding); true makes it AMBIGUOUS, not gated.
+  // A machine-wide or level slowdown at a lower clock (GPU SM, host cores) or with a new throttle
+  // reason stays SLOWER "clock-limited" (a runner that throttles is a finding); true makes it
+  // AMBIGUOUS, not gated, where the lower clock explains it (clock_limited_not_gated).
   bool clock_limited_ambiguous = false;
   // How many re-measures of tonight a slowdown is held to: it fails the gate only where every
   // one finds it too (compare/remeasure.hpp): a neighbour's burst on a shared host lands on some
@@ -103,10 +104,14 @@ struct MetricComparison {
   // GPU clocks from telemetry (0: unknown): tonight's median SM clock during the metric's samples
   // and the history's median, in MHz. For P, the group's peak points.
   double sm_clock_mhz = 0, history_sm_clock_mhz = 0;
+  // Host points' clocks (results' host_clock, 0: unknown): tonight's median and the history's,
+  // in MHz, read on the host's cores after each repetition.
+  double host_clock_mhz = 0, history_host_clock_mhz = 0;
   std::vector<std::string> new_throttle_reasons;  // slowdown reasons tonight, none in the history
   int throttled_samples = 0, samples = 0;         // tonight's (points only)
-  // SLOWER or AMBIGUOUS (a slowdown) while the clock was lower than the history's or a new
-  // throttle reason appeared: the kernel may be unchanged and the machine slower.
+  // SLOWER or AMBIGUOUS (a slowdown) while the clock (SM, or a host's cores) was lower than the
+  // history's or a new throttle reason appeared: the kernel may be unchanged and the machine
+  // slower.
   bool clock_limited = false;
   // Roofs: the history's median of the roof as measured (the nights' machine-wide factors left
   // in) and tonight's change against it, what the machine delivered; `change` and `baseline_value`
@@ -118,7 +123,7 @@ struct MetricComparison {
   // tolerates, as the machine-wide factor's rule sets it (--machine-k spreads, at least
   // --machine-threshold); 0 where unknown.
   double absolute_tolerance = 0;
-  // Peak points and P with both clocks known: the change of FLOP per SM cycle (equal clock).
+  // Peak points and P with both clocks known: the change of FLOP per cycle (equal clock).
   std::optional<double> change_per_cycle;
   // Share of the samples' time this process's threads waited for a CPU (schedstat; < 0 where not
   // recorded): tonight's median and the history's. For roofs, over the group's points.
