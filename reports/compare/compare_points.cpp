@@ -82,7 +82,8 @@ void adjust_and_decide(std::vector<MetricComparison>& points,
 
 }  // namespace
 
-void compare_points(const PointMatch& match, const Factors& f, const CompareOptions& o,
+void compare_points(const PointMatch& match, const Factors& f,
+                    const std::map<std::string, Factors>& clock_driven, const CompareOptions& o,
                     Comparison& c) {
   std::vector<std::size_t> tested;  // points with a test's p-value, for Benjamini–Hochberg
   for (std::size_t k : match.order) {
@@ -92,7 +93,8 @@ void compare_points(const PointMatch& match, const Factors& f, const CompareOpti
     }
     const PointRow& r = match.rows[k];
     if (r.current->verified) tested.push_back(c.points.size());
-    c.points.push_back(compare_point(r, f, o));
+    const auto clock = r.clock_driven ? clock_driven.find(r.current->space) : clock_driven.end();
+    c.points.push_back(compare_point(r, clock != clock_driven.end() ? clock->second : f, o));
   }
   adjust_and_decide(c.points, tested, o);
 }

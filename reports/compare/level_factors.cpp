@@ -56,14 +56,33 @@ std::vector<MetricComparison> level_metrics(const std::vector<PointRow>& rows,
     for (const PointRow& r : rows)
       if (member(r) && r.current->verified) add_row(r, clocks, waits);
     annotate_clocks(m, clocks, level == "P");
-    if (m.clock_limited && o.clock_limited_ambiguous && m.verdict == Verdict::kSlower) {
-      m.verdict = Verdict::kAmbiguous;
-      m.note = "not gated (--clock-limited-ambiguous); " + m.note;
-    }
+    if (o.clock_limited_ambiguous) clock_limited_not_gated(m);
     if (!m.clock_limited) annotate_cpu_wait(m, waits.evidence());
     out.push_back(std::move(m));
   }
   return out;
+}
+
+void mark_clock_driven(std::vector<PointRow>& rows, const FileAnalysis& newest) {
+  for (PointRow& r : rows) {
+    const Point& p = *r.current;
+    const GroupAnalysis* g = newest.find(p.space, p.dtype);
+    const bool fitted = g && g->fit.fit && g->fit.fit->estimate.roof.bandwidth > 0;
+    // A library call (a GEMM) is a ceiling, not a probe: its speed is its tiling's and its
+    // caches' as much as the clock's (the quiet 25-night series' night 23 read a KokkosKernels
+    // GEMM 22 % slower against the clock-driven points, reproduced).
+    const bool above_ridge =
+        fitted && !library_ceiling(p.family) && p.intensity &&
+        *p.intensity > g->fit.fit->estimate.roof.peak_flops / g->fit.fit->estimate.roof.bandwidth;
+    r.clock_driven = !level_of(r).empty() || above_ridge;
+  }
+}
+
+Factors clock_driven_factors(const std::vector<PointRow>& rows, std::size_t nights,
+                             const std::string& space) {
+  return median_factors(rows, nights, kMinCommonPoints, [&space](const PointRow& r) {
+    return r.current->space == space && r.clock_driven;
+  });
 }
 
 }  // namespace ridgeline

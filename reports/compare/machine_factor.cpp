@@ -91,6 +91,7 @@ Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
   f.night.assign(nights, 0);
   f.night_se.assign(nights, 0);
   f.night_noise.assign(nights, 0);
+  f.complete = true;
   std::vector<double> typical;  // per row: the history's median time
   for (const auto& r : rows) {
     std::vector<double> t;
@@ -108,7 +109,10 @@ Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
         logs.push_back(std::log(ratios.back()));
         noise.push_back(median_log_se(rows[i].nights[j]->samples));
       }
-    if (logs.size() < min_points) continue;
+    if (logs.size() < min_points) {
+      f.complete = false;
+      continue;
+    }
     f.night[j] = median(logs);
     f.night_se[j] = median_log_se(ratios);
     f.night_noise[j] = median(noise);
@@ -126,6 +130,8 @@ Factors median_factors(const std::vector<PointRow>& rows, std::size_t nights,
   if (logs.size() >= min_points) {
     f.current = median(logs);
     f.current_noise = median(noise);
+  } else {
+    f.complete = false;
   }
   return f;
 }
@@ -172,10 +178,7 @@ void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const Com
     if (r.current->verified) add_row(r, clocks, waits);
   }
   annotate_clocks(m, clocks, false);
-  if (m.clock_limited && o.clock_limited_ambiguous && m.verdict == Verdict::kSlower) {
-    m.verdict = Verdict::kAmbiguous;
-    m.note = "not gated (--clock-limited-ambiguous); " + m.note;
-  }
+  if (o.clock_limited_ambiguous) clock_limited_not_gated(m);
   if (!m.clock_limited) annotate_cpu_wait(m, waits.evidence());
   if (m.verdict == Verdict::kSame || m.change >= 0) return;
   // A roof lost what the night lost when its absolute slowdown is beyond the factor's tolerance

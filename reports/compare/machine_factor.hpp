@@ -61,6 +61,7 @@ void judge_machine_factor(MetricComparison& m, const MachineFactorEvidence& e,
 struct Factors {
   std::vector<double> night, night_se, night_noise;
   double current = 0, current_noise = 0;
+  bool complete = false;  // tonight and every history night had enough points for a factor
 };
 
 // With 3 history nights or more and enough points, each night's machine-wide factor:
@@ -88,8 +89,9 @@ MachineFactorEvidence evidence_of(const Factors& f);
 MetricComparison machine_metric(const Factors& f, const CompareOptions& o);
 
 // What explains a machine-wide slowdown, and what it cost the roofs. Over all the night's points:
-// a lower GPU clock or a new throttle reason (clock-limited, stays SLOWER unless
-// --clock-limited-ambiguous: a runner that throttles is a finding), else waiting for a CPU that
+// a lower clock (GPU SM, host cores) or a new throttle reason (clock-limited, stays SLOWER unless
+// --clock-limited-ambiguous and the clock explains it: a runner that throttles is a finding),
+// else waiting for a CPU that
 // explains it (machine busy, AMBIGUOUS, as for any metric). Then the roofs whose absolute
 // change is a slowdown beyond the factor's tolerance and their own: what the night lost.
 void explain_machine(Comparison& c, const std::vector<PointRow>& rows, const CompareOptions& o);

@@ -52,6 +52,11 @@ struct PointRow {
   // The level, where the cache list gives it to the run alone (private_level): its points are
   // judged together too (compare/level_factors.hpp).
   std::optional<std::string> private_level;
+  // The point moves with the host's clock rather than with its memory (mark_clock_driven,
+  // compare/level_factors.hpp): a peak point, a private cache level's, or a kernel above its
+  // group's ridge in the newest history night. Its relative verdict takes out the factor of such
+  // points.
+  bool clock_driven = false;
 };
 
 struct PointMatch {

@@ -186,8 +186,10 @@ std::string clock_lines(const Comparison& c) {
   for (const auto* list : {&c.levels, &c.roofs, &c.points})
     for (const auto& m : *list)
       if (m.clock_limited)
-        limited += fmt::format("{}{} ({:.0f} → {:.0f} MHz)", limited.empty() ? "" : ", ",
-                               md_code(m.metric), m.history_sm_clock_mhz, m.sm_clock_mhz);
+        limited += fmt::format(
+            "{}{} ({:.0f} → {:.0f} MHz)", limited.empty() ? "" : ", ", md_code(m.metric),
+            m.history_sm_clock_mhz > 0 ? m.history_sm_clock_mhz : m.history_host_clock_mhz,
+            m.sm_clock_mhz > 0 ? m.sm_clock_mhz : m.host_clock_mhz);
   for (const auto& m : c.points) {
     samples += m.samples;
     flagged += m.throttled_samples;
@@ -201,8 +203,9 @@ std::string clock_lines(const Comparison& c) {
   std::string md;
   if (!limited.empty())
     md +=
-        "**Clock-limited** (slower with a lower SM clock than the history's, or a new throttle "
-        "reason; the verdict stands, the note gives the change at equal clock for P and peak "
+        "**Clock-limited** (slower with a lower clock than the history's, a GPU's SM clock or a "
+        "host's cores', or a new throttle reason; the verdict stands but for "
+        "--clock-limited-ambiguous, the note gives the change at equal clock for P and peak "
         "points): " +
         limited + "\n\n";
   if (flagged)
@@ -415,9 +418,12 @@ std::string render_compare_markdown(const std::string& current, const Comparison
       "error, widened by tonight's when tonight's points scatter more): beyond the larger of "
       "--machine-threshold ({:g} %) and --machine-k ({:g}) spreads it is SLOWER (or FASTER), "
       "naming the roofs that lost as much in absolute terms; AMBIGUOUS machine busy when waiting "
-      "for a CPU explains it; SLOWER clock-limited, with the clocks, when tonight's GPU clock was "
-      "lower or a new throttle reason appeared (AMBIGUOUS with --clock-limited-ambiguous). Each "
-      "roof is shown both absolute and relative to the night.\n"
+      "for a CPU explains it; SLOWER clock-limited, with the clocks, when tonight's clock (a GPU's "
+      "SM clock, a host's cores') was lower or a new throttle reason appeared (AMBIGUOUS with "
+      "--clock-limited-ambiguous where the lower clock explains the change). Each "
+      "roof is shown both absolute and relative to the night. Under a hypervisor, whose "
+      "factor leaves the private cache levels out, P and the points that move with the clock "
+      "(peak points, L1 and L2, probes above the ridge) take out their own factor instead.\n"
       "- A level's points together: per space, the median change of the peak points and of the "
       "points of each cache level the cache list gives the run alone (L1, L2; a GPU's levels), "
       "as measured, judged like the factor against its own spread across the history nights "
