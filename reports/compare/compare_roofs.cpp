@@ -166,7 +166,7 @@ void compare_group_roofs(const std::vector<const FileAnalysis*>& history, const 
       test_fitted_roof(m, rm.kind, past, *gc, f);
     if (by_clock)
       m.note += "; relative to the factor of " + gb.fit.space +
-                "'s peak and private-cache points together";
+                "'s points that move with the clock (peak, private caches, above the ridge)";
     m.q_value = m.p_value;
     c.roofs.push_back(std::move(m));  // decided with the others' spreads (decide_all)
   }

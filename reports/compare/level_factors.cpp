@@ -69,8 +69,8 @@ void mark_clock_driven(std::vector<PointRow>& rows, const FileAnalysis& newest) 
     const GroupAnalysis* g = newest.find(p.space, p.dtype);
     const bool fitted = g && g->fit.fit && g->fit.fit->estimate.roof.bandwidth > 0;
     // A library call (a GEMM) is a ceiling, not a probe: its speed is its tiling's and its
-    // caches' as much as the clock's (the quiet 25-night series' night 23 read a KokkosKernels
-    // GEMM 22 % slower against the clock-driven points, reproduced).
+    // caches' as much as the clock's (the quiet 25-night series' night 23 read
+    // gemm/OpenMP/fp64/n:512 22 % slower against the clock-driven points, reproduced).
     const bool above_ridge =
         fitted && !library_ceiling(p.family) && p.intensity &&
         *p.intensity > g->fit.fit->estimate.roof.peak_flops / g->fit.fit->estimate.roof.bandwidth;

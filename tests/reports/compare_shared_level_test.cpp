@@ -720,7 +720,7 @@ TEST_F(CompareSharedLevel, OnAVmPIsJudgedAgainstThePointsThatMoveWithTheClock) {
     EXPECT_EQ(p["verdict"], "SAME") << p.dump();
     EXPECT_NEAR(p["change"].get<double>(), 0, 0.03) << p.dump();
     EXPECT_NE(p["note"].get<std::string>().find(
-                  "relative to the factor of OpenMP's peak and private-cache points"),
+                  "relative to the factor of OpenMP's points that move with the clock"),
               std::string::npos)
         << p.dump();
   }
