@@ -58,13 +58,13 @@ void mark_clock_driven(std::vector<PointRow>& rows, const FileAnalysis& newest);
 // The factors of a space's clock-driven points, each a median over at least kMinCommonPoints of
 // them; `complete` false where tonight or a history night had fewer. Where the machine-wide
 // factor leaves a space's private levels out (under a hypervisor), P and the clock-driven points
-// are taken relative to these, not to the machine-wide factor: on a cloud VM that factor is
-// its DRAM and peak points' (every cache point there is a shared level's), and the DRAM points move
+// are taken relative to these, not to the machine-wide factor: on a cloud VM that factor is its
+// DRAM and peak points' (every cache point there is a shared level's), and the DRAM points move
 // with the memory bus's other tenants while these move with the host's clock. On the Xeon VM's
-// 22-run series of 2026-12-07 a run's median host clock went with its median point at or below 2
-// MiB (r = 0.87) and not with its DRAM-plateau points (r = 0.08); nights whose DRAM ran 18 % faster
-// than a history holding three disturbed DRAM nights read P −15 to −24 % "relative to the night",
-// with every peak point as fast as before.
+// 22-night series of 2026-12-07 (66 runs) a run's median host clock went with its median point
+// of at most 2 MiB (r = 0.87) and not with its DRAM-plateau points (r = 0.08); nights whose DRAM
+// ran 18 % faster than a history holding three disturbed DRAM nights read P −15 to −24 %
+// "relative to the night", with every peak point as fast as before.
 Factors clock_driven_factors(const std::vector<PointRow>& rows, std::size_t nights,
                              const std::string& space);
 
