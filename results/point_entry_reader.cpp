@@ -21,14 +21,23 @@ int to_count(std::optional<double> v, int fallback) {
   return v ? static_cast<int>(std::min(*v, 1e9)) : fallback;
 }
 
+// A point's `key` that is an object or null: nullopt when absent or null, a reader of it when an
+// object, an error otherwise.
+std::optional<Reader> object_or_null(const std::string& file, const json& j, const std::string& at,
+                                     const std::string& key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  const std::string here = at + "." + key;
+  if (!j[key].is_object()) throw InputError(file, here, "must be an object or null");
+  return Reader(file, j[key], here);
+}
+
 // `telemetry` of a measured point: null, or an object whose fields have the documented types.
 std::optional<PointTelemetry> read_telemetry(const std::string& file, const json& j,
                                              const std::string& at) {
-  if (!j.contains("telemetry") || j["telemetry"].is_null()) return std::nullopt;
+  const std::optional<Reader> read = object_or_null(file, j, at, "telemetry");
+  if (!read) return std::nullopt;
+  const Reader& r = *read;
   const json& t = j["telemetry"];
-  const std::string here = at + ".telemetry";
-  if (!t.is_object()) throw InputError(file, here, "must be an object or null");
-  const Reader r(file, t, here);
   PointTelemetry out;
   out.sm_clock_mhz = r.number("sm_clock_mhz", false).value_or(0);
   out.reference_sm_clock_mhz = r.number("reference_sm_clock_mhz", false).value_or(0);
@@ -58,10 +67,9 @@ std::optional<PointTelemetry> read_telemetry(const std::string& file, const json
 
 // `cpu_wait` of a measured point: null, or {median_share in [0, 1], busy_samples, …}.
 void read_cpu_wait(const std::string& file, const json& j, const std::string& at, Point& p) {
-  if (!j.contains("cpu_wait") || j["cpu_wait"].is_null()) return;
-  const std::string here = at + ".cpu_wait";
-  if (!j["cpu_wait"].is_object()) throw InputError(file, here, "must be an object or null");
-  const Reader r(file, j["cpu_wait"], here);
+  const std::optional<Reader> read = object_or_null(file, j, at, "cpu_wait");
+  if (!read) return;
+  const Reader& r = *read;
   const std::optional<double> share = r.number("median_share", false);
   if (!share) throw InputError(file, r.where("median_share"), "missing required field");
   if (*share > 1) throw InputError(file, r.where("median_share"), "must be at most 1");
@@ -72,14 +80,8 @@ void read_cpu_wait(const std::string& file, const json& j, const std::string& at
 
 // `host_clock` of a measured point: null, or {median_mhz > 0, readings_mhz: [...]}.
 void read_host_clock(const std::string& file, const json& j, const std::string& at, Point& p) {
-  if (!j.contains("host_clock") || j["host_clock"].is_null()) return;
-  const std::string here = at + ".host_clock";
-  if (!j["host_clock"].is_object()) throw InputError(file, here, "must be an object or null");
-  const Reader r(file, j["host_clock"], here);
-  const std::optional<double> mhz = r.number("median_mhz", true);
-  if (!mhz) throw InputError(file, r.where("median_mhz"), "missing required field");
-  if (*mhz > 1e5) throw InputError(file, r.where("median_mhz"), "must be at most 100000 MHz");
-  p.host_clock_mhz = *mhz;
+  if (const std::optional<Reader> r = object_or_null(file, j, at, "host_clock"))
+    p.host_clock_mhz = r->bounded("median_mhz", 1e5);
 }
 
 // The fields of a measured point: its verification, samples and timing.

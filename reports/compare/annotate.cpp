@@ -6,6 +6,23 @@
 #include <cmath>
 
 namespace ridgeline {
+namespace {
+
+// The clocks a metric is judged by: the SM clock where both sides know it, else the host cores'.
+struct JudgedClocks {
+  bool sm = false, known = false;
+  double tonight = 0, before = 0;
+};
+JudgedClocks judged_clocks(const MetricComparison& m) {
+  JudgedClocks c;
+  c.sm = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
+  c.tonight = c.sm ? m.sm_clock_mhz : m.host_clock_mhz;
+  c.before = c.sm ? m.history_sm_clock_mhz : m.history_host_clock_mhz;
+  c.known = c.tonight > 0 && c.before > 0;
+  return c;
+}
+
+}  // namespace
 
 void add_tonight(ClockEvidence& e, const Point& p) {
   if (p.host_clock_mhz) e.host_tonight.push_back(*p.host_clock_mhz);
@@ -35,11 +52,7 @@ void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle
     if (!e.history_reasons.count(r)) m.new_throttle_reasons.push_back(r);
   m.host_clock_mhz = e.host_tonight.empty() ? 0 : median(e.host_tonight);
   m.history_host_clock_mhz = e.host_history.empty() ? 0 : median(e.host_history);
-  const bool sm = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
-  const bool host = !sm && m.host_clock_mhz > 0 && m.history_host_clock_mhz > 0;
-  const bool both = sm || host;
-  const double tonight = sm ? m.sm_clock_mhz : m.host_clock_mhz;
-  const double before = sm ? m.history_sm_clock_mhz : m.history_host_clock_mhz;
+  const auto [sm, both, tonight, before] = judged_clocks(m);
   // Throughput per cycle: the change with the clock ratio taken out.
   if (per_cycle && both && m.verdict != Verdict::kMissing)
     m.change_per_cycle = (1 + m.change) * before / tonight - 1;
@@ -65,11 +78,8 @@ void annotate_clocks(MetricComparison& m, const ClockEvidence& e, bool per_cycle
 
 void clock_limited_not_gated(MetricComparison& m) {
   if (!m.clock_limited || m.verdict != Verdict::kSlower) return;
-  const bool sm = m.sm_clock_mhz > 0 && m.history_sm_clock_mhz > 0;
-  const double tonight = sm ? m.sm_clock_mhz : m.host_clock_mhz;
-  const double before = sm ? m.history_sm_clock_mhz : m.history_host_clock_mhz;
-  const double at_equal_clock =
-      tonight > 0 && before > 0 ? (1 + m.change) * before / tonight - 1 : m.change;
+  const JudgedClocks c = judged_clocks(m);
+  const double at_equal_clock = c.known ? (1 + m.change) * c.before / c.tonight - 1 : m.change;
   if (std::log1p(at_equal_clock) < std::log1p(-m.tolerance)) {
     m.note = fmt::format("gated despite --clock-limited-ambiguous: {:+.1f} % at equal clock; ",
                          100 * at_equal_clock) +

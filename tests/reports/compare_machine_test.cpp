@@ -254,12 +254,18 @@ void set_wait(Json& doc, double share) {
                        {"threads", 2}};
 }
 
-TEST_F(CompareMachine, AUniformSlowdownTheCpuWaitingExplainsIsAmbiguousMachineBusy) {
+// Five quiet CPU nights (cpu_run_a.json, times × 0.99–1.01), each marked by `mark`.
+std::vector<Json> quiet_cpu_nights(const std::function<void(Json&)>& mark) {
   std::vector<Json> history;
   for (double f : {1.0, 1.01, 0.99, 1.005, 0.995}) {
     history.push_back(scaled(fixture("cpu_run_a.json"), f));
-    set_wait(history.back(), 0.01);
+    mark(history.back());
   }
+  return history;
+}
+
+TEST_F(CompareMachine, AUniformSlowdownTheCpuWaitingExplainsIsAmbiguousMachineBusy) {
+  const std::vector<Json> history = quiet_cpu_nights([](Json& n) { set_wait(n, 0.01); });
   // 1.5× slower, two threads waiting 30 % of the time: 60 % of the time was stalls.
   Json tonight = scaled(fixture("cpu_run_a.json"), 1.5);
   set_wait(tonight, 0.3);
@@ -343,11 +349,7 @@ void set_host_clock(Json& night, double mhz) {
 // clock explains it; a night 35 % slower at that clock is beyond what the clock explains and
 // still fails.
 TEST_F(CompareMachine, OnAHostALowerCoreClockMarksASlowdownAndExplainsOnlyWhatItCan) {
-  std::vector<Json> history;
-  for (double f : {1.0, 1.01, 0.99, 1.005, 0.995}) {
-    history.push_back(scaled(fixture("cpu_run_a.json"), f));
-    set_host_clock(history.back(), 3990);
-  }
+  const std::vector<Json> history = quiet_cpu_nights([](Json& n) { set_host_clock(n, 3990); });
   Json tonight = scaled(fixture("cpu_run_a.json"), 1.08);
   set_host_clock(tonight, 3400);
   const GateRun r = gate(history, tonight);
