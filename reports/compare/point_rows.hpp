@@ -18,10 +18,13 @@
 //   compared rather than MISSING: the DRAM roofs (B, B_read, B_write) are still compared. Only
 //   where its name says its size (`ws:268435456`): a point named without it (`fma k:1`) would
 //   be found tonight at any size, and missing it is lost (gate-aa's lost `fma k:1` passed on a
-//   night whose plateau moved from 256 MiB to 1 GiB before this).
+//   night whose plateau moved from 256 MiB to 1 GiB before this). And only where tonight ran a
+//   point of its probe, space and dtype on tonight's own plateau: the sweep ends there whatever
+//   the plateau, so a night with none of them lost them.
 // What this can no longer catch: a point named by its size lost on a night the plateau moved,
-// where it is one of those the plateau sizes; and per-point speed across sizes assumes the rate
-// does not depend on the size on the plateau (the plateau's definition).
+// where the plateau sizes it and tonight ran another of its kind on its plateau (a cache sweep's
+// set between the two plateaus); and per-point speed across sizes assumes the rate does not
+// depend on the size on the plateau (the plateau's definition).
 #include <cstddef>
 #include <deque>
 #include <optional>

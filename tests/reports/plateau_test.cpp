@@ -375,10 +375,11 @@ TEST(PlateauRoofs, ABrokenRecordNamesItsField) {
 
 // A night of the VM above with its plateau from `dram` (the DRAM-sized points run there, named
 // by their size, and the ladder's lowest rung, named without it), the DRAM points' rates ×
-// `dram_speed`, and a cache_read set of 768 MiB that the sweep ran only where the plateau began
-// below it.
+// `dram_speed`, the cache sweep's last set at the plateau, and a cache_read set of 768 MiB that
+// the sweep ran only where the plateau began below it. `lost`: a bandwidth probe the night lacks.
 FileAnalysis night_on_plateau(double dram, double dram_speed, bool with_768 = true,
-                              double jitter = 0, bool with_rung = true) {
+                              double jitter = 0, bool with_rung = true,
+                              const std::string& lost = "") {
   json plateau_record = plateau(true);
   plateau_record["start_bytes"] = dram;
   plateau_record["planned_bytes"] = dram;
@@ -397,9 +398,11 @@ FileAnalysis night_on_plateau(double dram, double dram_speed, bool with_768 = tr
                  point("cache_read", "cache", 4 * kMiB, 4 * kMiB, 200),
                  point("cache_update", "cache", 4 * kMiB, 2 * 4 * kMiB, 240)};
   if (with_768) points.push_back(point("cache_read", "cache", 768 * kMiB, 768 * kMiB, 37.4));
+  points.push_back(point("cache_read", "cache", dram, dram, 37.4 * dram_speed));
   for (const auto& [probe, traffic, gbs] : std::vector<std::tuple<std::string, double, double>>{
            {"update_xy", 1.5, 40.2}, {"triad", 1, 33.0}, {"read", 1, 37.0}, {"dot", 1, 36.5}})
-    points.push_back(point(probe, "bandwidth", dram, traffic * dram, gbs * dram_speed));
+    if (probe != lost)
+      points.push_back(point(probe, "bandwidth", dram, traffic * dram, gbs * dram_speed));
   if (with_rung) {
     json rung = point("fma", "fma", dram, dram, 39.0 * dram_speed);
     rung["name"] = "fma/OpenMP/fp64/k:1";
@@ -482,6 +485,19 @@ TEST(PlateauMoved, DramPointsAreComparedByRoleAndPerUnitOfWork) {
     const MetricComparison* k = metric(with_rung, "fma/OpenMP/fp64/k:1");
     ASSERT_TRUE(k);
     EXPECT_NE(k->verdict, Verdict::kMissing);
+  }
+  {
+    // Moved, and tonight ran no triad on its plateau: lost, not "not compared" (the sweep runs
+    // every DRAM-sized probe at the night's own plateau).
+    const FileAnalysis lost = night_on_plateau(1 * kGiB, 1, false, 0, true, "triad");
+    const Comparison c = compare_history(history, lost, {});
+    const MetricComparison* m = metric(c, triad);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->verdict, Verdict::kMissing) << m->note;
+    // The others of its night are compared as before.
+    const MetricComparison* d = metric(c, "dot/OpenMP/fp64/ws:" + std::to_string(long(512 * kMiB)));
+    ASSERT_TRUE(d);
+    EXPECT_NE(d->verdict, Verdict::kMissing) << d->note;
   }
   {
     // Where the plateau did not move, a lost set on it is MISSING as before.
