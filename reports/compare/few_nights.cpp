@@ -61,6 +61,12 @@ double few_nights_quantile(std::size_t nights, double p) {
   return s[i];
 }
 
+double few_nights_p_value(std::size_t nights, double t) {
+  const std::vector<double>& s = table(nights);
+  const auto beyond = s.end() - std::lower_bound(s.begin(), s.end(), std::fabs(t));
+  return std::max(double(beyond), 1.0) / double(s.size());
+}
+
 double detection_margin(std::size_t nights, int remeasured) {
   return few_nights_quantile(nights,
                              std::pow(kDetectionPower, 1.0 / (1 + std::max(remeasured, 0))));

@@ -44,10 +44,11 @@ double machine_tolerance(double spread, const CompareOptions& o);
 // noise over the history's where tonight's is larger: a slow phase of a shared machine is noisy
 // (night-08 of tests/data/gate-history, 14 % slower than the seven before it, had 2.7× their
 // noise), and a night r times noisier knows its factor r times less well. The tolerance is
-// together_tolerance(spread, threshold_pct, --machine-k); beyond it, the change is tested with a
-// normal z in those spreads. The minimum detectable change it prints counts tonight's scatter as
-// a spread from that many nights knows it (compare/few_nights.hpp: T_n, not a normal z). Fills
-// everything but the metric's name; the note starts with `what`.
+// together_tolerance(spread, threshold_pct, --machine-k); beyond it, the change is tested in those
+// spreads as a spread from that many nights knows it (compare/few_nights.hpp: T_n's p-value, not a
+// normal z's: 3 nights within one slow phase of a shared host put a normal night 5 spreads out 14 %
+// of the time). The minimum detectable change it prints counts tonight's scatter the same way.
+// Fills everything but the metric's name; the note starts with `what`.
 void judge_together(MetricComparison& m, const MachineFactorEvidence& e, const CompareOptions& o,
                     double threshold_pct, const std::string& what);
 // The machine-wide factor's verdict: judge_together at --machine-threshold.

@@ -137,7 +137,7 @@ TEST_F(CompareMachine, TheGatePrintsTheUniformChangeItCanCatch) {
   const GateRun r = gate(quiet_without(7), recorded(7));
   const double mdc = r.machine()["min_detectable_change"].get<double>();
   EXPECT_GE(mdc, r.machine()["tolerance"].get<double>());
-  EXPECT_LT(mdc, 0.10);  // what the next test plants
+  EXPECT_LT(mdc, 0.12);  // what the next test plants
   EXPECT_NE(r.r.out.find(fmt::format(
                 "every point together (the minimum detectable machine-wide change): {:.1f} %",
                 100 * mdc)),
@@ -146,7 +146,10 @@ TEST_F(CompareMachine, TheGatePrintsTheUniformChangeItCanCatch) {
 }
 
 // 20 variants: each quiet recorded night in turn held against the six others, its times scaled
-// by 0.99–1.01 (within the history's factor spread). A/A: as drawn; planted: every time × 1/0.9.
+// by 0.99–1.01 (within the history's factor spread). A/A: as drawn; planted: every time × 1/0.88.
+// 12 %, not 10: six nights of a 1.2–1.3 % spread call a factor SLOWER only beyond T_6's 1 %
+// (6.7 spreads, compare/few_nights.hpp), and −10 % was caught in 17 of the 20 (printed figure
+// 10.2 % on the first); before the factor was tested with T_n, a normal z: 20 of 20.
 TEST_F(CompareMachine, PlantedUniformDropsAreCaughtAndAANightsPass) {
   constexpr double kJitter[] = {0.99, 0.995, 1.0, 1.005, 1.01};
   int caught = 0, alarms = 0;
@@ -156,7 +159,7 @@ TEST_F(CompareMachine, PlantedUniformDropsAreCaughtAndAANightsPass) {
     const double jitter = kJitter[(v / 7 + v) % 5];
     const Json night = scaled(recorded(held_out), jitter);
     const GateRun aa = gate(quiet_without(held_out), night);
-    const GateRun planted = gate(quiet_without(held_out), scaled(night, 1 / 0.9));
+    const GateRun planted = gate(quiet_without(held_out), scaled(night, 1 / 0.88));
     alarms += aa.r.exit_code != 0;
     caught += planted.r.exit_code == 1 && planted.j["machine_verdict"] == "SLOWER";
     if (aa.r.exit_code != 0 || planted.r.exit_code != 1)
@@ -164,7 +167,7 @@ TEST_F(CompareMachine, PlantedUniformDropsAreCaughtAndAANightsPass) {
                               jitter, aa.r.exit_code, aa.machine()["note"].get<std::string>(),
                               planted.r.exit_code, planted.machine()["note"].get<std::string>());
   }
-  std::cout << "planted uniform -10 %: caught " << caught << " of 20; A/A false alarms " << alarms
+  std::cout << "planted uniform -12 %: caught " << caught << " of 20; A/A false alarms " << alarms
             << " of 20\n";
   EXPECT_EQ(caught, 20) << failures;
   EXPECT_EQ(alarms, 0) << failures;
@@ -344,13 +347,14 @@ void set_host_clock(Json& night, double mhz) {
 }
 
 // A cloud host whose neighbours took its turbo (the 2-vCPU Xeon VM's runs began anywhere between
-// 3.29 and 3.99 GHz): a night 8 % slower at 3.4 GHz against nights at 3.99 GHz is clock-limited
+// 3.29 and 3.99 GHz): a night 13 % slower at 3.4 GHz against nights at 3.99 GHz is clock-limited
 // by the host clock, and --clock-limited-ambiguous reports it without failing because the lower
 // clock explains it; a night 35 % slower at that clock is beyond what the clock explains and
-// still fails.
+// still fails. (13 %: five nights of a 0.9 % spread call a factor SLOWER beyond T_5's 1 %, 12
+// spreads; the 8 % night this test had is AMBIGUOUS there.)
 TEST_F(CompareMachine, OnAHostALowerCoreClockMarksASlowdownAndExplainsOnlyWhatItCan) {
   const std::vector<Json> history = quiet_cpu_nights([](Json& n) { set_host_clock(n, 3990); });
-  Json tonight = scaled(fixture("cpu_run_a.json"), 1.08);
+  Json tonight = scaled(fixture("cpu_run_a.json"), 1.15);
   set_host_clock(tonight, 3400);
   const GateRun r = gate(history, tonight);
   ASSERT_EQ(r.r.exit_code, 1) << r.r.out;
@@ -380,7 +384,7 @@ TEST_F(CompareMachine, OnAHostALowerCoreClockMarksASlowdownAndExplainsOnlyWhatIt
                 "gated despite --clock-limited-ambiguous: -13.1 % at equal clock"),
             std::string::npos)
       << still.machine()["note"];
-  // The 8 % night at the history's clock is not clock-limited, and fails with the option too.
+  // The 13 % night at the history's clock is not clock-limited, and fails with the option too.
   set_host_clock(tonight, 3990);
   const GateRun plain = gate(history, tonight, "--clock-limited-ambiguous");
   EXPECT_EQ(plain.r.exit_code, 1) << plain.r.out;
@@ -392,22 +396,49 @@ TEST(MachineFactor, TheSpreadIsFlooredByTheNightsErrorAndWidenedByANoisierNight)
   MachineFactorEvidence e;
   e.history = {0.001, -0.001, 0.0005, -0.0005, 0};  // spread ≈ 0.1 %
   e.history_se = 0.01;
-  e.tonight = std::log(1 / 0.94);  // 6 % less throughput
+  e.tonight = std::log(1 / 0.86);  // 14 % less throughput
   MetricComparison m;
   judge_machine_factor(m, e, o);
-  EXPECT_NEAR(m.spread, 0.01, 1e-12);                // raised to the nights' own error
-  EXPECT_EQ(m.verdict, Verdict::kSlower) << m.note;  // beyond 5 spreads of 1 %
+  EXPECT_NEAR(m.spread, 0.01, 1e-12);  // raised to the nights' own error
+  // 15 spreads of 1 %: beyond 5, and beyond T_5's 1 % (12 spreads).
+  EXPECT_EQ(m.verdict, Verdict::kSlower) << m.note;
   e.history_noise = 0.02;
-  e.tonight_noise = 0.04;  // twice as noisy: spread 2 %, tolerance 10 %
+  e.tonight_noise = 0.08;  // four times as noisy: spread 4 %, tolerance 18 %
   judge_machine_factor(m, e, o);
-  EXPECT_NEAR(m.spread, 0.02, 1e-12);
+  EXPECT_NEAR(m.spread, 0.04, 1e-12);
   EXPECT_EQ(m.verdict, Verdict::kSame) << m.note;
-  EXPECT_NEAR(m.tolerance, -std::expm1(-5 * 0.02), 1e-12);
+  EXPECT_NEAR(m.tolerance, -std::expm1(-5 * 0.04), 1e-12);
   // Never below --machine-threshold.
   e = {};
   e.history = {0, 0, 0};
   judge_machine_factor(m, e, o);
   EXPECT_NEAR(m.tolerance, 0.01, 1e-12);
+}
+
+// The factor is tested as a spread from that many nights knows it (compare/few_nights.hpp):
+// three history nights that happen to sit 0.4 % apart (a shared host's one phase) do not know
+// that its nights wander by 10 %, and a night 8 % slower (19 of their spreads, past the 5 of the
+// tolerance) is not significant against T_3 (1 %: 75 spreads); seven nights at that spread know
+// it well enough, and the same night is SLOWER. A normal z called both SLOWER.
+TEST(MachineFactor, TheFactorIsTestedAsAFewNightsSpreadKnowsIt) {
+  CompareOptions o;
+  MachineFactorEvidence e;
+  e.history = {0, 0.002, 0.004};  // spread 2.207 × 0.2 % = 0.44 %
+  e.tonight = std::log(1 / 0.92);
+  MetricComparison three;
+  judge_machine_factor(three, e, o);
+  EXPECT_NEAR(three.spread, 0.004414, 1e-6);
+  EXPECT_LT(three.change, -three.tolerance);                    // beyond the tolerance ...
+  EXPECT_EQ(three.verdict, Verdict::kAmbiguous) << three.note;  // ... and not significant
+  EXPECT_NEAR(three.p_value, few_nights_p_value(3, e.tonight / three.spread), 1e-12);
+  EXPECT_GT(three.p_value, o.alpha);
+  e.history = {0, 0.002, 0.004, -0.002, -0.004, 0.001, -0.001};  // spread 1.688 × 0.2 % = 0.34 %
+  MetricComparison seven;
+  judge_machine_factor(seven, e, o);
+  EXPECT_EQ(seven.verdict, Verdict::kSlower) << seven.note;
+  EXPECT_LT(seven.p_value, o.alpha);
+  // What each can catch grows with what its nights do not know: the significance a change needs.
+  EXPECT_GT(three.min_detectable, 2 * seven.min_detectable);
 }
 
 // A level's points together (compare/level_factors.hpp) are judged by the same rule at --threshold

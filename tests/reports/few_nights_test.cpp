@@ -59,6 +59,24 @@ TEST(FewNights, FewerNightsPromiseLessAndManyComeNearTheNormalFigure) {
   EXPECT_EQ(few_nights_quantile(7, 0.95), few_nights_quantile(7, 0.95));
 }
 
+// The p-value a factor is tested with: the share of |T_n| at or beyond tonight's spreads, the
+// quantile's inverse; few nights need far more spreads than a normal z for the same p.
+TEST(FewNights, ThePValueIsTheQuantilesInverse) {
+  for (std::size_t n : {3, 5, 7}) {
+    EXPECT_NEAR(few_nights_p_value(n, few_nights_quantile(n, 0.995)), 0.01, 0.001) << n;
+    EXPECT_NEAR(few_nights_p_value(n, few_nights_quantile(n, 0.975)), 0.05, 0.002) << n;
+    EXPECT_EQ(few_nights_p_value(n, 0), 1.0);
+    EXPECT_EQ(few_nights_p_value(n, -2), few_nights_p_value(n, 2));  // two-sided
+    EXPECT_GE(few_nights_p_value(n, 1e9), 1.0 / kFewNightsDraws);    // never 0: one draw's share
+  }
+  // 5 spreads (the machine-wide tolerance) are reached by 14 % of normal nights against 3 nights'
+  // spread, 2.2 % against 7's (a normal z: 6 in 10 million).
+  EXPECT_NEAR(few_nights_p_value(3, 5), 0.14, 0.01);
+  EXPECT_NEAR(few_nights_p_value(7, 5), 0.022, 0.004);
+  EXPECT_GT(few_nights_p_value(3, 20), 0.01);
+  EXPECT_LT(few_nights_p_value(7, 8), 0.01);
+}
+
 // A roof's or point's printed minimum detectable change is the same promise: a slowdown of that
 // size is SLOWER even where tonight scatters against it as far as 95 % of nights do (T_7: 2.56
 // spreads), where the tolerance alone (the figure before) is caught on half the nights.

@@ -4,7 +4,8 @@
 plants every change in all of them: on the recorded nights with two re-measures each (copies of
 the night: a real change is in every run) it meets its targets, and reads 2 per night; a plant
 left out of the second re-measure would be "not reproduced" by it and miss them. The plants by
-compare.json's `level` (every L2 point 10 % slower) are printed and caught there too.
+compare.json's `level` (every L2 point 10 % slower) are printed, and caught on the nights they are
+caught without the re-measures.
 
   gate_aa_remeasures_test.py --bin RIDGELINE_REPORT --source SOURCE_DIR
 """
@@ -72,16 +73,23 @@ def main():
         assert f"gate-aa: {len(nights)} nights" in out, out
         # The plants by compare.json's `level`: the recorded Serial sets (61-256 KiB, one
         # thread's 48 KiB L1 and 2 MiB L2) are all in the L2, planted in every night and each of
-        # its re-measures and caught; no night has an L1 or a DRAM-plateau point to plant.
+        # its re-measures; no night has an L1 or a DRAM-plateau point to plant. The re-measures
+        # are copies of their night, so with the plant in each of them the nights caught are
+        # those caught without them (a re-measure left unplanted would clear the slowdown: "not
+        # reproduced"); since the levels are tested as a spread from 3-7 nights knows it
+        # (compare/few_nights.hpp) the first nights do not catch 10 %, the last does.
+        caught = {}
         for level, tried in (("DRAM-plateau", 0), ("L1", 0), ("L2", judged)):
             m = re.search(rf"every {level} point 10 % slower: caught (\d+) of (\d+); in the nights "
                           r"whose printed minimum detectable change promised it: (\d+) of (\d+)",
                           out)
-            assert m and int(m[2]) == tried and int(m[1]) == tried, (level, out)
+            assert m and int(m[2]) == tried, (level, out)
             assert int(m[3]) == int(m[4]), (level, out)
+            caught[level] = int(m[1])
+        assert caught["L2"] >= 1, out
         rc, out = gate_aa("--no-remeasure")
         assert rc == 0 and "re-measured nights" not in out, out
-        assert f"every L2 point 10 % slower: caught {judged} of {judged}; " in out, out
+        assert f"every L2 point 10 % slower: caught {caught['L2']} of {judged}; " in out, out
     return 0
 
 
