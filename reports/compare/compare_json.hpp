@@ -21,7 +21,7 @@ namespace ridgeline {
 // metrics of kind "level", a level's points together (compare/level_factors.hpp). 1.9.0: each
 // metric's host_clock_mhz and history_host_clock_mhz (older files read as null). The reader
 // takes any 1.x.
-inline constexpr const char* kCompareSchemaVersion = "1.9.0";
+inline constexpr const char* kCompareSchemaVersion = "1.9.1";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.

@@ -46,8 +46,9 @@ double machine_tolerance(double spread, const CompareOptions& o);
 // noise), and a night r times noisier knows its factor r times less well. The tolerance is
 // together_tolerance(spread, threshold_pct, --machine-k); beyond it, the change is tested in those
 // spreads as a spread from that many nights knows it (compare/few_nights.hpp: T_n's p-value, not a
-// normal z's: 3 nights within one slow phase of a shared host put a normal night 5 spreads out 14 %
-// of the time). The minimum detectable change it prints counts tonight's scatter the same way.
+// normal z's: against 3 nights a normal night lies 5 spreads out 14 % of the time, and the first
+// nights of a shared host, sitting in one of its phases, more). The minimum detectable change it
+// prints counts tonight's scatter the same way.
 // Fills everything but the metric's name; the note starts with `what`.
 void judge_together(MetricComparison& m, const MachineFactorEvidence& e, const CompareOptions& o,
                     double threshold_pct, const std::string& what);
