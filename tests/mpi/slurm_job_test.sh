@@ -48,13 +48,25 @@ ReturnToService=2
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=ridgeline Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
-# munged: the machine's own when it runs; else started here with a key made once.
+# munged: the machine's own when it runs; else started here with a key made once. It outlives
+# this test, so it gets none of the descriptors above 2 the test was handed: a caller's lock (a
+# `flock FILE ctest`) or pipe would otherwise stay held by the daemon after ctest ends.
+without_inherited_fds() {
+  (
+    for fd in /proc/self/fd/*; do
+      n=${fd##*/}
+      [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done 2>/dev/null
+    exec "$@"
+  )
+}
 if ! munge -n >/dev/null 2>&1; then
   mkdir -p /etc/munge /run/munge /var/log/munge /var/lib/munge
   [ -s /etc/munge/munge.key ] || dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 2>/dev/null
   chown -R munge:munge /etc/munge /run/munge /var/log/munge /var/lib/munge
   chmod 400 /etc/munge/munge.key
-  runuser -u munge -- /usr/sbin/munged || /usr/sbin/munged --force
+  without_inherited_fds runuser -u munge -- /usr/sbin/munged ||
+    without_inherited_fds /usr/sbin/munged --force
 fi
 slurmctld -i
 slurmd
