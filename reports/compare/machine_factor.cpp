@@ -46,10 +46,10 @@ void judge_together(MetricComparison& m, const MachineFactorEvidence& e, const C
   m.test_noise = std::max(m.spread, 0.0);
   m.tolerance = together_tolerance(std::max(m.spread, 0.0), threshold_pct, o.machine_k);
   // Tested as the spread of that many nights knows it (T_n, compare/few_nights.hpp), not with a
-  // normal z: 3 to 5 nights within one phase of a shared host set the spread far below its
-  // nights' real wander, and a normal z's 5 spreads then fail 14 % of unchanged nights with 3
-  // nights of history, 5 % with 4 or 5. Identical history nights (spread 0) know the factor
-  // exactly: any change is real.
+  // normal z: the 5 spreads of the tolerance are passed by 14 % of normal nights with 3 nights of
+  // history, 5 % with 4 or 5, and by more where those nights sat in one phase of a shared host
+  // (issue 49's Zen 5 VM: its first nights failed 18-87 spreads out). Identical history nights
+  // (spread 0) know the factor exactly: any change is real.
   const std::size_t n = e.history.size();
   m.p_value = m.q_value = m.spread > 0     ? few_nights_p_value(n, e.tonight / m.spread)
                           : e.tonight != 0 ? 0

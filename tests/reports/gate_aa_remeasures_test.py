@@ -77,7 +77,7 @@ def main():
         # are copies of their night, so with the plant in each of them the nights caught are
         # those caught without them (a re-measure left unplanted would clear the slowdown: "not
         # reproduced"); since the levels are tested as a spread from 3-7 nights knows it
-        # (compare/few_nights.hpp) the first nights do not catch 10 %, the last does.
+        # (compare/few_nights.hpp) not every night catches 10 %.
         caught = {}
         for level, tried in (("DRAM-plateau", 0), ("L1", 0), ("L2", judged)):
             m = re.search(rf"every {level} point 10 % slower: caught (\d+) of (\d+); in the nights "
