@@ -7,7 +7,7 @@
 // than a normal z: with 7 nights of history 2.2 % of A/A nights reach 5 spreads (a normal z: 6 in
 // 10 million), with 3 nights 14 %. So a statistic judged by its spread alone (the machine-wide
 // factor, a level's points together: compare/machine_factor.hpp) is tested with T_n's p-value,
-// not a normal z's (1 % two-sided: 75 spreads for 3 nights, 12 for 4 or 5, 6.7 for 6 or 7); a
+// not a normal z's (1 % two-sided: 73 spreads for 3 nights, 12 for 4 or 5, 6.8 for 6 or 7); a
 // metric with a test of its own (points: Mann–Whitney, roofs: their bootstrap) is held to 10
 // spreads, its spread floored by its kind's. And the printed minimum detectable change is a
 // promise to catch a change in 95 % of nights: with a normal z's 1.645 spreads past the
@@ -35,7 +35,7 @@ double few_nights_quantile(std::size_t nights, double p);
 // from `nights` nights (3 on; counts above 64 as 64): the share of |T_n| at or beyond |t|, at
 // least one draw's (1 / kFewNightsDraws). What a statistic judged against its own spread across
 // the history nights is tested with (compare/machine_factor.hpp): with 3 nights a normal z's 5
-// spreads are passed by 14 % of normal nights, T_3's 1 % two-sided needs 75.
+// spreads are passed by 14 % of normal nights, T_3's 1 % two-sided needs 73.
 double few_nights_p_value(std::size_t nights, double t);
 
 // The share of nights in which a printed minimum detectable change is caught.

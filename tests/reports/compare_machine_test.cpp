@@ -148,7 +148,7 @@ TEST_F(CompareMachine, TheGatePrintsTheUniformChangeItCanCatch) {
 // 20 variants: each quiet recorded night in turn held against the six others, its times scaled
 // by 0.99–1.01 (within the history's factor spread). A/A: as drawn; planted: every time × 1/0.88.
 // 12 %, not 10: six nights of a 1.2–1.3 % spread call a factor SLOWER only beyond T_6's 1 %
-// (6.7 spreads, compare/few_nights.hpp), and −10 % was caught in 17 of the 20 (printed figure
+// (6.8 spreads, compare/few_nights.hpp), and −10 % was caught in 17 of the 20 (printed figure
 // 10.2 % on the first); before the factor was tested with T_n, a normal z: 20 of 20.
 TEST_F(CompareMachine, PlantedUniformDropsAreCaughtAndAANightsPass) {
   constexpr double kJitter[] = {0.99, 0.995, 1.0, 1.005, 1.01};
@@ -418,7 +418,7 @@ TEST(MachineFactor, TheSpreadIsFlooredByTheNightsErrorAndWidenedByANoisierNight)
 // The factor is tested as a spread from that many nights knows it (compare/few_nights.hpp):
 // three history nights that happen to sit 0.4 % apart (a shared host's one phase) do not know
 // that its nights wander by 10 %, and a night 8 % slower (19 of their spreads, past the 5 of the
-// tolerance) is not significant against T_3 (1 %: 75 spreads); seven nights at that spread know
+// tolerance) is not significant against T_3 (1 %: 73 spreads); seven nights at that spread know
 // it well enough, and the same night is SLOWER. A normal z called both SLOWER.
 TEST(MachineFactor, TheFactorIsTestedAsAFewNightsSpreadKnowsIt) {
   CompareOptions o;
