@@ -34,8 +34,10 @@ struct MemoryPlateau {
   bool reached = false;
   // Reached: the smallest measured set on the plateau (a finer set between two octaves included).
   double start_bytes = 0;
-  // The working set the sweep's DRAM points ran at: the plateau's first octave when reached,
-  // else the largest set measured (then B is a cache level's or DRAM's, nobody knows which).
+  // The working set the sweep's DRAM points ran at: when reached, the octave after the
+  // plateau's first (one doubling inside it, so an edge a neighbour moves leaves them on it), or
+  // a recorded size that still holds; else the largest set measured (then B is a cache level's
+  // or DRAM's, nobody knows which). Runs before 2026-12-07 put it on the first octave.
   double planned_bytes = 0;
   double largest_bytes = 0;
   // The machine's last-level cache as the context states it (every copy), 0 when unknown, and

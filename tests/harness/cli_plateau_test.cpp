@@ -3,6 +3,7 @@
 // lies on this machine is the search's job, not a test's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -75,7 +76,19 @@ TEST_F(CliPlateau, TheSearchIsRecordedAndTheDramPointsRunWhereItSays) {
         ASSERT_TRUE(start) << mix;
         EXPECT_LE(*start, p.planned_bytes) << mix;
       }
-      EXPECT_LE(p.start_bytes, p.planned_bytes);
+      // The DRAM points sit one doubling inside the plateau, on a set every mix measured there.
+      EXPECT_LT(p.start_bytes, p.planned_bytes);
+      for (const char* mix : kPlateauMixes) {
+        const std::vector<PlateauSet> sets = sets_of_mix(p.sets, mix);
+        EXPECT_TRUE(std::any_of(sets.begin(), sets.end(), [&p](const PlateauSet& s) {
+          return s.bytes == p.planned_bytes;
+        })) << mix;
+        EXPECT_TRUE(std::any_of(sets.begin(), sets.end(),
+                                [&p](const PlateauSet& s) {
+                                  return s.bytes == p.planned_bytes / 2 && s.bytes >= p.start_bytes;
+                                }))
+            << mix << ": the octave below the DRAM size is on the plateau";
+      }
       EXPECT_TRUE(p.stopped.empty()) << p.stopped;
     } else {
       EXPECT_FALSE(p.stopped.empty());
