@@ -115,10 +115,13 @@ std::string bytes_convention(const Point& p, bool device_space) {
 
 double dram_working_set_bytes(const Results& r, const std::string& space) {
   const SpaceInfo* s = r.find_space(space);
-  // Measured: from the plateau's start; where none was reached, only the largest sets the
-  // search measured (what the DRAM points ran at) count, and the report says what they may be.
-  if (s && s->plateau)
-    return s->plateau->reached ? s->plateau->start_bytes : s->plateau->planned_bytes;
+  // Measured: from the DRAM points' own size, one octave inside the plateau (runs before
+  // 2026-12-07: its start), so that no set on the plateau's edge sets a roof: where a neighbour
+  // uses a shared cache the edge moves, and the edge's set streams from that cache (issue 49's
+  // Zen 5 VM: cache_update at the 128 MiB start set B at 131 GB/s, 102 at 256 MiB, same run).
+  // Where none was reached, only the largest sets the search measured (what the DRAM points ran
+  // at) count, and the report says what they may be.
+  if (s && s->plateau) return s->plateau->planned_bytes;
   // A GPU's last-level cache: the L2, or a MALL behind it (MI300's 256 MiB Infinity Cache).
   if (s && s->device) return kDramLlcMultiple * std::max(s->device->l2_bytes, s->device->llc_bytes);
   // Every copy of the last-level cache the file records; files before schema 1.1 do not say how
@@ -142,7 +145,11 @@ std::string dram_roof_name(const Results& r, const std::string& space, double dr
   const std::string memory = s && s->device ? "HBM/DRAM" : "DRAM";
   if (s && s->plateau) {
     const MemoryPlateau& p = *s->plateau;
-    if (p.reached) return memory + " plateau from " + format_size_bytes(p.start_bytes);
+    if (p.reached)
+      return memory + " plateau from " + format_size_bytes(p.start_bytes) +
+             (p.planned_bytes > 1.01 * p.start_bytes
+                  ? " (roofs from " + format_size_bytes(p.planned_bytes) + ")"
+                  : "");
     return "a cache level or " + memory + ": no plateau up to " +
            format_size_bytes(p.largest_bytes) + ", " + memory + " not reached";
   }

@@ -67,13 +67,15 @@ std::string point_accumulate(const Point& p);
 std::string bytes_convention(const Point& p, bool device_space);
 
 // Working sets of at least this many bytes are DRAM-sized: where the run searched the memory
-// plateau (results/memory_plateau.hpp), its start, or, where it reached none, the largest sets it
-// measured; in files without one, 4x the last-level cache of the whole machine (every copy: one
-// per CCD or socket) on hosts, 4x the L2 on GPUs, and on a host whose cache list lacks a level,
-// the profile's dram_min_bytes. 0 when the file records neither (then no size can be told apart).
+// plateau (results/memory_plateau.hpp), the size its DRAM points ran at (one octave inside it;
+// its start in runs before 2026-12-07), or, where it reached none, the largest sets it measured;
+// in files without one, 4x the last-level cache of the whole machine (every copy: one per CCD or
+// socket) on hosts, 4x the L2 on GPUs, and on a host whose cache list lacks a level, the
+// profile's dram_min_bytes. 0 when the file records neither (then no size can be told apart).
 double dram_working_set_bytes(const Results& r, const std::string& space);
-// What B's memory is, in a few words: "DRAM plateau from 1 GiB", "a cache level or DRAM: no
-// plateau up to 4 GiB, DRAM not reached", or in files without a search "DRAM, working sets ≥ …".
+// What B's memory is, in a few words: "DRAM plateau from 1 GiB (roofs from 2 GiB)", "a cache
+// level or DRAM: no plateau up to 4 GiB, DRAM not reached", or in files without a search "DRAM,
+// working sets ≥ …".
 std::string dram_roof_name(const Results& r, const std::string& space, double dram_working_set);
 bool dram_sized(const Point& p, double dram_working_set);
 // Whether `p` ran on its own file's DRAM plateau: dram_sized against that file's

@@ -54,9 +54,14 @@ void memory_plateau_section(std::string& md, const std::vector<FileAnalysis>& fi
       std::string names;
       for (const auto& n : spaces) names += (names.empty() ? "" : ", ") + n;
       body += fmt::format("### {} {}\n\n", md_code(f.label), md_text(names));
-      body += p.reached ? fmt::format("DRAM plateau from **{}**: {}. The DRAM points ran at {}.",
+      body += p.reached ? fmt::format("DRAM plateau from **{}**: {}. The DRAM points ran at {}{}.",
                                       format_size_bytes(p.start_bytes), md_text(p.basis),
-                                      format_size_bytes(p.planned_bytes))
+                                      format_size_bytes(p.planned_bytes),
+                                      p.planned_bytes > 1.01 * p.start_bytes
+                                          ? ", inside it, and B, B_read and B_write come from "
+                                            "points at or beyond that size (a set at the edge "
+                                            "may stream from a cache a neighbour shares)"
+                                          : "")
                         : fmt::format(
                               "**DRAM not reached**: {}. The DRAM points ran at the largest "
                               "set, {}, and B there is at least a cache level's, not DRAM's.",

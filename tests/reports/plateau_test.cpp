@@ -167,7 +167,7 @@ json peak() {
           {"verified", true}};
 }
 
-json plateau(bool reached) {
+json plateau(bool reached, double planned = 0) {
   json sets = json::array();
   for (const auto& [bytes, read, rw] :
        std::vector<std::tuple<double, double, double>>{{64 * kMiB, 70, 99},
@@ -189,7 +189,9 @@ json plateau(bool reached) {
   }
   return {{"reached", reached},
           {"start_bytes", reached ? json(512 * kMiB) : json()},
-          {"planned_bytes", reached ? 512 * kMiB : 2 * kGiB},
+          {"planned_bytes", planned > 0 ? planned
+                            : reached   ? 512 * kMiB
+                                        : 2 * kGiB},
           {"largest_bytes", 2 * kGiB},
           {"llc_bytes", nullptr},
           {"basis", "measured: two doublings beyond it stream no slower, within noise"},
@@ -203,7 +205,9 @@ json plateau(bool reached) {
 // 128 MiB sets and a stream at 64 MiB run at 90–99 GB/s from that L3. With the plateau recorded
 // at 512 MiB, none of them sets B, B_read or B_write: every memory roof is set by a point on the
 // plateau, the B row names the plateau, and the report shows the search.
-FileAnalysis plateau_file(bool reached) {
+// `planned`: where the DRAM points ran, when not the plateau's start (this harness runs them one
+// octave inside); a cache_update at the start then streams from the L3 (the edge moved).
+FileAnalysis plateau_file(bool reached, double planned = 0) {
   json context = {
       {"host", {{"hostname", "vm"}}},
       {"cpu",
@@ -220,20 +224,21 @@ FileAnalysis plateau_file(bool reached) {
                                {"kind", "host"},
                                {"concurrency", 2},
                                {"device", nullptr},
-                               {"memory_plateau", plateau(reached)}}})}};
-  const double dram = reached ? 512 * kMiB : 2 * kGiB;
-  const json points = {peak(),
-                       point("cache_update", "cache", 64 * kMiB, 2 * 64 * kMiB, 99),
-                       point("cache_update", "cache", 128 * kMiB, 2 * 128 * kMiB, 90),
-                       point("cache_read", "cache", 64 * kMiB, 64 * kMiB, 70),
-                       point("update_xy", "bandwidth", 64 * kMiB, 1.5 * 64 * kMiB, 95),
-                       point("cache_update", "cache", 1 * kGiB, 2 * kGiB, 40.6),
-                       point("cache_read", "cache", 1 * kGiB, kGiB, 37.4),
-                       point("update_xy", "bandwidth", dram, 1.5 * dram, 40.2),
-                       point("triad", "bandwidth", dram, dram, 33.0),
-                       point("read", "bandwidth", dram, dram, 37.0),
-                       point("dot", "bandwidth", dram, dram, 36.5),
-                       point("fill", "bandwidth", dram, dram, 20.0)};
+                               {"memory_plateau", plateau(reached, planned)}}})}};
+  const double dram = planned > 0 ? planned : reached ? 512 * kMiB : 2 * kGiB;
+  json points = {peak(),
+                 point("cache_update", "cache", 64 * kMiB, 2 * 64 * kMiB, 99),
+                 point("cache_update", "cache", 128 * kMiB, 2 * 128 * kMiB, 90),
+                 point("cache_read", "cache", 64 * kMiB, 64 * kMiB, 70),
+                 point("update_xy", "bandwidth", 64 * kMiB, 1.5 * 64 * kMiB, 95),
+                 point("cache_update", "cache", 1 * kGiB, 2 * kGiB, 40.6),
+                 point("cache_read", "cache", 1 * kGiB, kGiB, 37.4),
+                 point("update_xy", "bandwidth", dram, 1.5 * dram, 40.2),
+                 point("triad", "bandwidth", dram, dram, 33.0),
+                 point("read", "bandwidth", dram, dram, 37.0),
+                 point("dot", "bandwidth", dram, dram, 36.5),
+                 point("fill", "bandwidth", dram, dram, 20.0)};
+  if (planned > 0) points.push_back(point("cache_update", "cache", 512 * kMiB, kGiB, 58.0));
   const json doc = {{"schema_version", "1.4.0"},
                     {"context", context},
                     {"profile", {{"name", "quick"}, {"dram_min_bytes", 64 * kMiB}}},
@@ -277,6 +282,27 @@ TEST(PlateauRoofs, EveryMemoryRoofIsSetOnThePlateau) {
   EXPECT_NE(md.find("## Where DRAM begins"), std::string::npos);
   EXPECT_NE(md.find("DRAM plateau from **512 MiB**"), std::string::npos);
   EXPECT_NE(md.find("| 256 MiB | 50.00 GB/s ±1.0 % | 70.00 GB/s ±1.0 % | a cache level |"),
+            std::string::npos)
+      << md;
+}
+
+// The DRAM points one octave inside the plateau (from 512 MiB, run at 1 GiB): a set at the
+// start that streamed from the L3 tonight (a neighbour moved the edge) sets no roof, and B's name
+// says where the roofs come from.
+TEST(PlateauRoofs, ASetOnThePlateausEdgeSetsNoRoof) {
+  std::vector<FileAnalysis> files;
+  files.push_back(plateau_file(true, 1 * kGiB));
+  const FileAnalysis& f = files[0];
+  EXPECT_DOUBLE_EQ(dram_working_set_bytes(f.results, "OpenMP"), 1 * kGiB);
+  const GroupFit& g = f.groups.at(0).fit;
+  ASSERT_TRUE(g.fit) << g.not_fitted;
+  EXPECT_NEAR(g.fit->estimate.roof.bandwidth, 40.6e9, 0.5e9) << "not the 512 MiB edge's 58";
+  expect_memory_roofs_on_the_plateau(f);
+  EXPECT_EQ(dram_roof_name(f.results, "OpenMP", 1 * kGiB),
+            "DRAM plateau from 512 MiB (roofs from 1 GiB)");
+  const std::string md = render_report_markdown(files, {}, {}, "", "");
+  EXPECT_NE(md.find("The DRAM points ran at 1 GiB, inside it, and B, B_read and B_write come from "
+                    "points at or beyond that size"),
             std::string::npos)
       << md;
 }
