@@ -19,9 +19,9 @@ namespace ridgeline {
 // (remeasures, each metric's remeasures; options.remeasured a count, 1.5.0's true read as 1).
 // 1.7.0: each point's level (where its working set lives; older files read as null). 1.8.0:
 // metrics of kind "level", a level's points together (compare/level_factors.hpp). 1.9.0: each
-// metric's host_clock_mhz and history_host_clock_mhz (older files read as null). The reader
-// takes any 1.x.
-inline constexpr const char* kCompareSchemaVersion = "1.9.1";
+// metric's host_clock_mhz and history_host_clock_mhz (older files read as null). 1.9.2: a roof's
+// p_value no smaller than T_n's (no field changed). The reader takes any 1.x.
+inline constexpr const char* kCompareSchemaVersion = "1.9.2";
 
 // A history file left out (or, the baseline, fatal) because it could not be used: its path, its
 // role ("baseline": the first file, or "history") and compare's one-line error.

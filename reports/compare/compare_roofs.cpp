@@ -179,7 +179,7 @@ void decide_roofs(const CompareOptions& o, Comparison& c) {
       c.roofs[i].note += "; " + spread_note(c.roofs[i]);
       roofs.push_back(i);
     }
-  decide_all(c.roofs, roofs, 1, o);
+  decide_all(c.roofs, roofs, 1, o, /*few_nights=*/true);
 }
 
 }  // namespace

@@ -7,11 +7,13 @@
 // than a normal z: with 7 nights of history 2.2 % of A/A nights reach 5 spreads (a normal z: 6 in
 // 10 million), with 3 nights 14 %. So a statistic judged by its spread alone (the machine-wide
 // factor, a level's points together: compare/machine_factor.hpp) is tested with T_n's p-value,
-// not a normal z's (1 % two-sided: 73 spreads for 3 nights, 12 for 4 or 5, 6.8 for 6 or 7); a
-// metric with a test of its own (points: Mann–Whitney, roofs: their bootstrap) is held to 10
-// spreads, its spread floored by its kind's. And the printed minimum detectable change is a
-// promise to catch a change in 95 % of nights: with a normal z's 1.645 spreads past the
-// threshold 7 normal nights keep it in 89 %, 5 in 87 %.
+// not a normal z's (1 % two-sided: 73 spreads for 3 nights, 12 for 4 or 5, 6.8 for 6 or 7); so
+// are the roofs (P, B, B_read, P_matrix), whose own test (a bootstrap pairing tonight with each
+// history night, or their intervals) sees the night-to-night noise only through those nights,
+// besides their 10 spreads; the points, tested on their repetitions (Mann–Whitney), are held to 10
+// spreads, each spread floored by half the median of the host's points'. And the printed minimum
+// detectable change is a promise to catch a change in 95 % of nights: with a normal z's 1.645
+// spreads past the threshold 7 normal nights keep it in 89 %, 5 in 87 %.
 //
 // So the promise uses the distribution of
 //   T_n = (x − median(x_1 … x_n)) / robust_log_spread(x_1 … x_n)

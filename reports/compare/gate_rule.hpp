@@ -35,8 +35,11 @@ MetricComparison missing(const std::string& metric, bool roof, const std::string
 
 // Floors the spreads of `list` (the tested ones: `which`), sets the tolerances and decides;
 // `tests`: how many p-values the Benjamini–Hochberg adjustment spread alpha over.
+// `few_nights`: a change must also be significant against the history's spread as that many
+// nights know it (T_n, compare/few_nights.hpp): for metrics whose own test sees the night-to-night
+// noise only through the few history nights (the roofs' bootstrap pairs tonight with each).
 void decide_all(std::vector<MetricComparison>& list, const std::vector<std::size_t>& which,
-                std::size_t tests, const CompareOptions& o);
+                std::size_t tests, const CompareOptions& o, bool few_nights = false);
 
 // "spread 1.2 % over 5 nights", or "spread unknown (2 nights)".
 std::string spread_note(const MetricComparison& m);

@@ -218,7 +218,7 @@ TEST(CompareJson, CompareCommandWritesTheWritersText) {
                              night_file(3) + " " + night_file(4) + " --json " + out);
   ASSERT_LE(r.exit_code, 1) << r.err;
   EXPECT_EQ(slurp(out), write_compare_json(recorded_gate().file));
-  EXPECT_EQ(read_compare_json(out).schema_version, "1.9.1");
+  EXPECT_EQ(read_compare_json(out).schema_version, "1.9.2");
 }
 
 TEST(CompareJson, KernelsFileReadsBackToTheSameText) {

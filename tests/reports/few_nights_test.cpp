@@ -107,5 +107,39 @@ TEST(FewNights, AMetricsMinimumDetectableChangeIsCaughtInNinetyFivePercentOfNigh
   EXPECT_EQ(judged(0).tolerance, m.tolerance);
 }
 
+// A roof (few_nights = true) is significant only beyond what its history's spread, from that many
+// nights, lets T_n say: 3 nights that agree by chance (0.3 %) leave a night 8 % lower AMBIGUOUS
+// however sure the roof's own bootstrap is; 7 nights at that spread call it SLOWER. Without the
+// rule (the points) the bootstrap alone decides beyond the tolerance.
+TEST(FewNights, ARoofIsSignificantOnlyAsFarAsItsFewNightsKnow) {
+  CompareOptions o;
+  const auto judged = [&o](int nights, bool few_nights) {
+    std::vector<MetricComparison> list(1);
+    MetricComparison& m = list[0];
+    m.roof = true;
+    m.spread = 0.003;
+    m.nights = nights;
+    m.q_value = 0.002;  // the bootstrap of the fits: significant
+    m.min_p_value = 0.001;
+    m.change = -0.08;
+    decide_all(list, {0}, 1, o, few_nights);
+    return m;
+  };
+  const MetricComparison three = judged(3, true);
+  EXPECT_EQ(three.verdict, Verdict::kAmbiguous) << three.note;
+  EXPECT_NEAR(three.q_value, few_nights_p_value(3, std::log(0.92) / 0.003), 1e-12);
+  EXPECT_GT(three.q_value, o.alpha);
+  EXPECT_NE(three.note.find("significant beyond 73.4 spreads, as a spread from 3 nights is known"),
+            std::string::npos)
+      << three.note;
+  EXPECT_EQ(judged(3, false).verdict, Verdict::kSlower);
+  const MetricComparison seven = judged(7, true);
+  EXPECT_EQ(seven.verdict, Verdict::kSlower) << seven.note;
+  EXPECT_NEAR(seven.q_value, 0.002, 1e-12);  // T_7 agrees: the bootstrap's p stands
+  // What each promises counts the significance its nights allow.
+  EXPECT_GT(three.min_detectable, seven.min_detectable);
+  EXPECT_GT(-std::log1p(-three.min_detectable), few_nights_quantile(3, 1 - o.alpha / 2) * 0.003);
+}
+
 }  // namespace
 }  // namespace ridgeline
