@@ -139,9 +139,9 @@ class PlateauSearch {
     p.largest_bytes = octaves.empty() ? 0 : octaves.back();
     // The DRAM points sit one doubling inside the plateau, on a set the search saw on it, not at
     // its edge: where a neighbour's use of a shared cache moves the edge, the first octave is
-    // the one that turns back into a cache level (issue 49's Zen 5 VM, 2026-12-07: read fell
-    // from its plateau start to the octave after it in 20 of 56 runs, from that octave to the
-    // next in 9 of 97).
+    // the one that turns back into a cache level (issue 49's Zen 5 VM, 2026-12-07, two series
+    // whose plateaus began at 128 and 256 MiB: read fell from 128 to 256 MiB in 20 of the 56
+    // runs that measured both, from 256 to 512 MiB in 9 of 97).
     p.planned_bytes = p.reached ? 2 * p.start_bytes : p.largest_bytes;
     if (p.reached) refine(octaves, p);
     return p;

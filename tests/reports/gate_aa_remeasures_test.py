@@ -15,9 +15,10 @@ import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from gate_aa_run import run_gate_aa
 
 
 def check_dram_plant_follows_moved_sizes(source):
@@ -56,10 +57,7 @@ def main():
             shutil.copy(night, base + (".confirm3.json" if i == 4 else ".confirm2.json"))
 
         def gate_aa(*extra):
-            r = subprocess.run([sys.executable, os.path.join(a.source, "scripts", "gate-aa"),
-                                "--check", "--bin", a.bin, *extra, d],
-                               capture_output=True, text=True)
-            return r.returncode, r.stdout + r.stderr
+            return run_gate_aa(a.source, a.bin, d, *extra)
 
         rc, out = gate_aa()
         judged = len(nights) - 3

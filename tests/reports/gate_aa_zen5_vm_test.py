@@ -18,9 +18,10 @@ import argparse
 import gzip
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from gate_aa_run import run_gate_aa
 
 
 def main():
@@ -37,10 +38,7 @@ def main():
                     shutil.copyfileobj(src, dst)
 
         def gate_aa(*extra):
-            r = subprocess.run([sys.executable, os.path.join(a.source, "scripts", "gate-aa"),
-                                "--check", "--bin", a.bin, *extra, d],
-                               capture_output=True, text=True)
-            return r.returncode, r.stdout + r.stderr
+            return run_gate_aa(a.source, a.bin, d, *extra)
 
         rc, out = gate_aa()
         print(out)
