@@ -18,6 +18,7 @@ namespace {
 struct GateArgs {
   std::string store, key, results, out, json;
   bool print_baseline = false;
+  bool print_plateau_from = false;
   int run_exit = 0;
   NightRequest night;
 };
@@ -37,6 +38,10 @@ int run_gate_command(GateArgs& a) {
     // The baseline a night would be judged against (nothing when there is none yet): what
     // `ridgeline run --plateau-from` confirms.
     if (store.has_baseline()) std::cout << store.baseline().string() << "\n";
+    return kExitOk;
+  }
+  if (a.print_plateau_from) {
+    for (const std::string& f : store.plateau_sources()) std::cout << f << "\n";
     return kExitOk;
   }
   if (a.results.empty()) throw InputError("", "--results", "tonight's results file is required");
@@ -80,6 +85,11 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--print-baseline", args->print_baseline,
                 "Print the path of the baseline tonight would be judged against (nothing when "
                 "there is none yet) and exit");
+  cmd->add_flag("--print-plateau-from", args->print_plateau_from,
+                "Print the files tonight's run confirms its DRAM plateau from, one per line (the "
+                "baseline, then the history's nights, newest first; nothing without a baseline) "
+                "and exit")
+      ->excludes("--print-baseline");
   cmd->add_option("--results", args->results, "Tonight's results file");
   cmd->add_option("--run-exit", args->run_exit,
                   "ridgeline run's exit status: 0 every point verified, 1 one failed "

@@ -97,8 +97,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_flag("--force", o->run.force, "Replace an existing --out file")->excludes(resume);
   run->add_option("--plateau-from", o->run.plateau_from,
                   "Confirm the DRAM plateau this results file recorded (one doubling beyond its "
-                  "DRAM size) instead of searching anew; searched anew where it does not hold "
-                  "(scripts/nightly passes the baseline)")
+                  "DRAM size) instead of searching anew; searched anew where it does not hold. "
+                  "Repeatable: per space, the first file that reached a plateau counts "
+                  "(scripts/nightly passes the baseline, then the history, newest first)")
+      ->allow_extra_args(false)
       ->excludes(resume);
   auto* quiet = run->add_flag("--quiet", o->run.quiet, "No progress and no summary: errors only");
   run->add_flag("--verbose", o->run.verbose,

@@ -263,7 +263,7 @@ class PlateauSearch {
 std::map<std::string, MemoryPlateau> search_memory_plateaus(
     const SweepProfile& profile, const MachineFacts& machine, const PlanFilter& filter,
     const std::function<void(const std::string&)>& say,
-    const std::map<std::string, MemoryPlateau>& expected, const std::string& expected_from) {
+    const std::map<std::string, RecordedPlateau>& expected) {
   std::map<std::string, MemoryPlateau> found;
   if (!profile.plateau_search || profile.working_set_bytes) return found;
   // Host spaces share the host's memory: the widest one the run uses searches for all of them
@@ -292,9 +292,10 @@ std::map<std::string, MemoryPlateau> search_memory_plateaus(
     // slower (issue 49: 2 of 24 nights and 6 of their 23 re-measures on the Xeon VM, 2026-12-06,
     // searched anew and renamed every DRAM point: MISSING, a failed night). A second try costs
     // two sets; a machine whose caches really grew fails both.
-    if (it != expected.end() && it->second.reached)
+    if (it != expected.end() && it->second.plateau.reached)
       for (int attempt = 1; attempt <= 2; ++attempt)
-        if (std::optional<MemoryPlateau> held = search.confirm(it->second, expected_from)) {
+        if (std::optional<MemoryPlateau> held =
+                search.confirm(it->second.plateau, it->second.from)) {
           found[name] = *held;
           if (attempt > 1) found[name].basis += "; at the second try (the first fell short)";
           return;
@@ -303,12 +304,12 @@ std::map<std::string, MemoryPlateau> search_memory_plateaus(
     MemoryPlateau& p = found[name];
     if (it == expected.end()) return;
     p.basis += (p.basis.empty() ? "" : "; ") +
-               fmt::format(it->second.reached
+               fmt::format(it->second.plateau.reached
                                ? "the plateau {} recorded (from {}) did not hold, so it was "
                                  "searched anew"
                                : "{} recorded no plateau, so it was searched anew",
-                           expected_from, format_size_bytes(it->second.start_bytes));
-    keep_recorded_dram_size(p, it->second);
+                           it->second.from, format_size_bytes(it->second.plateau.start_bytes));
+    keep_recorded_dram_size(p, it->second.plateau);
   });
   if (!host_space.empty())
     for_each_space([&](auto* s) {

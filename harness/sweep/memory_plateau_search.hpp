@@ -19,13 +19,16 @@ namespace ridgeline {
 // Searches every space of the build that the profile and the filter want (nothing when the
 // profile asks for no search or fixes working_set_bytes); `say` gets one line per measured set.
 // A space whose first set cannot be measured gets a record saying why, never an exception.
-// `expected`: plateaus an earlier run recorded (--plateau-from, named `expected_from`), per
-// space; where one was reached, its DRAM size and one doubling beyond it are measured first, and
-// if every mix agrees there it stands (the nights of a nightly keep their points' names).
+// `expected`: per space, the plateau an earlier run recorded (--plateau-from) and the file it
+// came from; where it was reached, its DRAM size and one doubling beyond it are measured first,
+// and if every mix agrees there it stands (the nights of a nightly keep their points' names).
+struct RecordedPlateau {
+  MemoryPlateau plateau;
+  std::string from;  // the results file that recorded it
+};
 std::map<std::string, MemoryPlateau> search_memory_plateaus(
     const SweepProfile& profile, const MachineFacts& machine, const PlanFilter& filter,
     const std::function<void(const std::string&)>& say,
-    const std::map<std::string, MemoryPlateau>& expected = {},
-    const std::string& expected_from = "");
+    const std::map<std::string, RecordedPlateau>& expected = {});
 
 }  // namespace ridgeline

@@ -16,10 +16,11 @@ struct RunOptions {
   std::string profile = "quick";
   std::string out = "results.json";
   bool resume = false;
-  // A results file whose recorded memory plateau this run confirms (one doubling beyond its DRAM
+  // Results files whose recorded memory plateau this run confirms (one doubling beyond its DRAM
   // size) instead of searching anew: nights of a nightly keep their DRAM points' sizes, and with
-  // them their names, while the plateau holds. Empty: search.
-  std::string plateau_from;
+  // them their names, while the plateau holds. Per space, the first file that reached one counts
+  // (a nightly's baseline, then its history, newest first). Empty: search.
+  std::vector<std::string> plateau_from;
   bool quiet = false;    // no progress, no summary: errors only
   bool verbose = false;  // Google Benchmark's own table (every repetition) on stdout
   bool force = false;    // replace an existing results file

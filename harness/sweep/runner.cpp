@@ -78,16 +78,32 @@ std::map<std::string, MemoryPlateau> recorded_plateaus(const std::string& path) 
   return out;
 }
 
-// The plateaus --plateau-from names; an unreadable file is said and searched past, never fatal (a
+// Per space, the plateau to confirm: the first of the --plateau-from files that reached one, else
+// the first that recorded the space at all (then the run searches anew and says that file found
+// none). A nightly whose baseline ran out of its search budget still confirms the newest history
+// night that found the plateau, rather than searching anew every night after (issue 49's third
+// Zen 5 series, 2026-12-07: all 45 later runs searched, 11 ran out too, and the DRAM points
+// changed size between nights). An unreadable file is said and passed over, never fatal (a
 // nightly's baseline may be the broken file it is about to replace).
-std::map<std::string, MemoryPlateau> plateaus_to_confirm(
-    const std::string& path, const std::function<void(const std::string&)>& say) {
-  try {
-    return recorded_plateaus(path);
-  } catch (const std::exception& e) {
-    say(std::string("ridgeline: note: --plateau-from: ") + e.what() + "; searching anew");
-    return {};
+std::map<std::string, RecordedPlateau> plateaus_to_confirm(
+    const std::vector<std::string>& paths, const std::function<void(const std::string&)>& say) {
+  std::map<std::string, RecordedPlateau> out;
+  for (const std::string& path : paths) {
+    std::map<std::string, MemoryPlateau> recorded;
+    try {
+      recorded = recorded_plateaus(path);
+    } catch (const std::exception& e) {
+      say(std::string("ridgeline: note: --plateau-from: ") + e.what() +
+          (paths.size() > 1 ? "; passed over" : "; searching anew"));
+      continue;
+    }
+    for (auto& [space, plateau] : recorded) {
+      const auto it = out.find(space);
+      if (it == out.end() || (!it->second.plateau.reached && plateau.reached))
+        out[space] = {std::move(plateau), path};
+    }
   }
+  return out;
 }
 
 // The DRAM size of each space, measured before the plan sizes its points (rank 0 measures, every
@@ -104,7 +120,7 @@ void settle_memory_plateaus(const RunOptions& o, const SweepProfile& profile, Jo
       found = recorded_plateaus(o.out);
     else if (!o.plateau_from.empty())
       found = search_memory_plateaus(profile, machine, o.filter, say,
-                                     plateaus_to_confirm(o.plateau_from, say), o.plateau_from);
+                                     plateaus_to_confirm(o.plateau_from, say));
     else
       found = search_memory_plateaus(profile, machine, o.filter, say);
   }

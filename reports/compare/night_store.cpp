@@ -136,6 +136,15 @@ std::vector<std::string> NightStore::window(int nights) const {
   return files;
 }
 
+std::vector<std::string> NightStore::plateau_sources() const {
+  if (!has_baseline()) return {};
+  std::vector<std::string> files{baseline().string()};
+  const std::vector<std::string> names = night_store_detail::history_names(history_dir());
+  for (auto it = names.rbegin(); it != names.rend(); ++it)
+    files.push_back((history_dir() / *it).string());
+  return files;
+}
+
 fs::path NightStore::quarantine(const fs::path& file, const std::string& date) const {
   fs::path aside = file.string() + ".corrupt-" + date;
   for (int n = 2; fs::exists(fs::symlink_status(aside)); ++n)

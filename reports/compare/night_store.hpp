@@ -31,6 +31,9 @@ class NightStore {
   // The files tonight is judged against, oldest first: the baseline, then the newest history
   // nights, `nights` files in all (nights >= 1).
   std::vector<std::string> window(int nights) const;
+  // The nights a run confirms its DRAM plateau from (`ridgeline run --plateau-from`, in this
+  // order): the baseline, then every history night, newest first; empty without a baseline.
+  std::vector<std::string> plateau_sources() const;
   // Moves `file` aside as <file>.corrupt-<date> (or .corrupt-<date>.N when that is taken);
   // returns where it went.
   std::filesystem::path quarantine(const std::filesystem::path& file,

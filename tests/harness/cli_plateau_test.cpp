@@ -163,6 +163,72 @@ TEST_F(CliPlateau, ARecordedPlateauIsConfirmedOrSearchedAnew) {
   EXPECT_NE(broken.err.find("searching anew"), std::string::npos) << broken.err;
 }
 
+// A nightly passes its baseline, then its history, newest first: per space the first file that
+// reached a plateau is confirmed, so a baseline whose search ran out of budget does not make every
+// later night search anew. Constructed records (a baseline that reached none, a history night that
+// reached one at 1 MiB), whatever tonight measures: the basis names the night it confirmed or
+// searched past, never the baseline; a file recording nothing reached leaves the search to say so.
+TEST_F(CliPlateau, ANightThatFoundThePlateauStandsInForABaselineThatDidNot) {
+  const std::string prof = profile({{"budget_s", 30},
+                                    {"max_bytes", 8 * kMiBInt},
+                                    {"calls", 3},
+                                    {"bytes_per_call", 1e6},
+                                    {"use_llc", false}});
+  const auto first = run_command(run(prof, "--out " + path("base.json")));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  json none = read_results_file(path("base.json"));
+  json found = none;
+  for (json& s : none["context"]["spaces"])
+    if (s.contains("memory_plateau")) {
+      s["memory_plateau"]["reached"] = false;
+      s["memory_plateau"]["start_bytes"] = nullptr;
+      s["memory_plateau"]["planned_bytes"] = 8 * kMiB;
+      s["memory_plateau"]["stopped"] = "the time budget ran out";
+    }
+  for (json& s : found["context"]["spaces"])
+    if (s.contains("memory_plateau")) {
+      s["memory_plateau"]["reached"] = true;
+      s["memory_plateau"]["start_bytes"] = kMiB;
+      s["memory_plateau"]["planned_bytes"] = 2 * kMiB;
+    }
+  std::ofstream(path("none.json")) << none.dump();
+  std::ofstream(path("found.json")) << found.dump();
+  std::ofstream(path("broken.json")) << "{ not json";
+  // Not --quiet: the broken file is said in a note.
+  const auto r =
+      run_command(kBin + " run --threads 2 --profile " + prof + " --plateau-from " +
+                  path("none.json") + " --plateau-from " + path("broken.json") +
+                  " --plateau-from " + path("found.json") + " --out " + path("night.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json night = read_results_file(path("night.json"));
+  int spaces = 0;
+  for (const json& s : night["context"]["spaces"]) {
+    if (!s.contains("memory_plateau")) continue;
+    ++spaces;
+    const MemoryPlateau now = memory_plateau_from_json(s["memory_plateau"], "n", "p");
+    EXPECT_NE(now.basis.find(path("found.json")), std::string::npos) << now.basis;
+    EXPECT_EQ(now.basis.find(path("none.json")), std::string::npos) << now.basis;
+    if (now.basis.rfind("confirmed the plateau", 0) == 0) {
+      EXPECT_EQ(now.planned_bytes, 2 * kMiB);
+      ASSERT_EQ(sets_of_mix(now.sets, "read").size(), 2u);
+      EXPECT_EQ(sets_of_mix(now.sets, "read")[1].bytes, 4 * kMiB);
+    }
+  }
+  EXPECT_GT(spaces, 0);
+  EXPECT_NE(r.err.find("--plateau-from"), std::string::npos) << r.err;  // the broken one, said
+  // Only files that reached none: the first of them is named.
+  const auto again = run_command(
+      run(prof, "--plateau-from " + path("none.json") + " --out " + path("again.json")));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  for (const json& s : read_results_file(path("again.json"))["context"]["spaces"])
+    if (s.contains("memory_plateau")) {
+      const std::string basis = s["memory_plateau"]["basis"];
+      EXPECT_NE(basis.find(path("none.json") + " recorded no plateau, so it was searched anew"),
+                std::string::npos)
+          << basis;
+    }
+}
+
 TEST_F(CliPlateau, ABadSettingIsOneLineNamingIt) {
   const auto r = run_command(run(profile({{"tolerance", 2}}), "--out " + path("r.json")));
   EXPECT_EQ(r.exit_code, 2) << r.err;

@@ -287,6 +287,22 @@ TEST_F(NightlyScript, SameMeasurementsAreNoRegressionOnceTheHistoryGates) {
   EXPECT_NE(nights[1].summary().find("history too short to gate on speed"), std::string::npos)
       << nights[1].summary();
   EXPECT_EQ(nights[1].folder.filename(), today_utc() + ".2");  // a second night on one day
+  // Tonight's run confirms the plateau of the stored nights: the baseline, then the history,
+  // newest first (every history night but tonight's, which joined after its run).
+  std::vector<std::string> sources;
+  const std::string say_run = n.r.err.substr(n.r.err.find("ridgeline run --profile"));
+  const std::regex from("--plateau-from (\\S+)");
+  for (std::sregex_iterator it(say_run.begin(), say_run.begin() + say_run.find('\n'), from), end;
+       it != end; ++it)
+    sources.push_back((*it)[1]);
+  std::vector<std::string> history;
+  for (const auto& e :
+       fs::directory_iterator(baselines() / (baseline.stem().string() + ".history")))
+    history.push_back(e.path().string());
+  std::sort(history.rbegin(), history.rend());
+  ASSERT_EQ(history.size(), std::size_t(kMinHistory));
+  history.front() = baseline.string();  // in tonight's place (the newest), the baseline
+  EXPECT_EQ(sources, history) << say_run.substr(0, say_run.find('\n'));
   ASSERT_EQ(n.r.exit_code, 0) << n.r.err << "\n" << slurp((n.folder / "compare.md").string());
   EXPECT_NE(n.summary().find("— no regression"), std::string::npos) << n.summary();
   EXPECT_EQ(n.summary().find("too short"), std::string::npos) << n.summary();

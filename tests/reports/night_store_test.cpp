@@ -424,6 +424,16 @@ TEST(GateCommand, PrintsTheBaselineAndTheVerdict) {
   EXPECT_FALSE(fs::exists(dir.path + "/c.json"));  // nothing compared
   r = run_command(kBin + " gate" + store + " --print-baseline");
   EXPECT_EQ(r.out, dir.path + "/b/devbox-cpu.json\n");
+  // The plateau's sources: the baseline, then the history, newest first.
+  fs::create_directories(dir.path + "/b/devbox-cpu.history");
+  for (const char* night : {"20261205T010000Z_a.json", "20261206T010000Z_b.json"})
+    fs::copy_file(results, dir.path + "/b/devbox-cpu.history/" + night);
+  r = run_command(kBin + " gate" + store + " --print-plateau-from");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, dir.path + "/b/devbox-cpu.json\n" + dir.path +
+                       "/b/devbox-cpu.history/20261206T010000Z_b.json\n" + dir.path +
+                       "/b/devbox-cpu.history/20261205T010000Z_a.json\n");
+  fs::remove_all(dir.path + "/b/devbox-cpu.history");
   r = run_command(kBin + " gate" + store + " --results " + results + " --json " + dir.path +
                   "/c.json --out " + dir.path + "/c.md");
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -435,6 +445,7 @@ TEST(GateCommand, PrintsTheBaselineAndTheVerdict) {
   fs::create_directories(dir.path + "/b/devbox-cpu.json");
   r = run_command(kBin + " gate" + store + " --print-baseline");
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(run_command(kBin + " gate" + store + " --print-plateau-from").exit_code, 2);
   EXPECT_NE(r.err.find("devbox-cpu.json: the baseline exists but is not a regular file"),
             std::string::npos)
       << r.err;
