@@ -91,8 +91,7 @@ class PlateauSearch {
     // Where the rule of 4 × the LLC would put DRAM; from the profile's minimum where no LLC is
     // known (or trusted): the search then finds out how far above it the caches reach.
     const double llc_rule = profile_.dram_llc_multiple * double(limits_.llc_bytes);
-    const double first = trust_llc ? std::max(llc_rule, double(profile_.dram_min_bytes))
-                                   : double(profile_.dram_min_bytes);
+    const double first = plateau_first_set_bytes(profile_, limits_, device);
     const double ceiling = std::min(double(profile_.plateau_max_bytes),
                                     limits_.memory_bytes ? double(limits_.memory_bytes) : 1e300);
     const Clock::time_point t0 = Clock::now();

@@ -45,6 +45,8 @@ class Outline {
     MachineFacts machine;
     machine.spaces.push_back({d.space, d.capacities});
     limits_ = space_limits(machine, d.space);
+    // Measured nowhere yet: the points sized where a run's search puts them at the earliest.
+    limits_.dram_plateau_bytes = expected_dram_plateau_bytes(p, limits_, true);
     scale_ = work_scale(p, true);
     dram_bytes_ = dram_working_set(p, limits_, true);
     resident_ = device_resident_threads(d.concurrency);

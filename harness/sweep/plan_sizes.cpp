@@ -118,6 +118,20 @@ std::uint64_t dram_working_set(const SweepProfile& profile, const SpaceLimits& l
   return bytes;
 }
 
+double plateau_first_set_bytes(const SweepProfile& profile, const SpaceLimits& limits,
+                               bool device) {
+  const bool trust_llc = limits.llc_bytes > 0 && (device || profile.plateau_use_llc);
+  const double llc_rule = profile.dram_llc_multiple * double(limits.llc_bytes);
+  return trust_llc ? std::max(llc_rule, double(profile.dram_min_bytes))
+                   : double(profile.dram_min_bytes);
+}
+
+std::uint64_t expected_dram_plateau_bytes(const SweepProfile& profile, const SpaceLimits& limits,
+                                          bool device) {
+  if (!profile.plateau_search || profile.working_set_bytes) return 0;
+  return std::uint64_t(2 * plateau_first_set_bytes(profile, limits, device));
+}
+
 std::size_t ladder_elements(const SweepProfile& profile, std::uint64_t dram_bytes,
                             std::size_t arrays, std::size_t dtype_bytes, int k, double scale) {
   const std::size_t dram_n = dram_bytes / (arrays * dtype_bytes);

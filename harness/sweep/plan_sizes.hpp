@@ -40,6 +40,18 @@ double work_scale(const SweepProfile& profile, bool device);
 // measured plateau where the run searched it, else max(dram_min_bytes, dram_llc_multiple × LLC).
 std::uint64_t dram_working_set(const SweepProfile& profile, const SpaceLimits& limits, bool device);
 
+// The memory plateau search's first working set: dram_llc_multiple × the LLC where the LLC is
+// known and trusted (a GPU's always, a host's unless memory_plateau.use_llc is false), at least
+// dram_min_bytes; else dram_min_bytes.
+double plateau_first_set_bytes(const SweepProfile& profile, const SpaceLimits& limits, bool device);
+
+// Where a plateau search that finds its first set on the plateau puts the DRAM points (one
+// doubling inside it): the DRAM size a plan made without measuring (`ridgeline plan`'s outline of
+// a GPU) expects, so its estimate sizes the points as a run will at the earliest. 0 where the
+// profile does not search.
+std::uint64_t expected_dram_plateau_bytes(const SweepProfile& profile, const SpaceLimits& limits,
+                                          bool device);
+
 // Elements of the FMA ladder's rung K (`arrays`: 1 in place, 2 for fma_xy; `dtype_bytes`:
 // sizeof(T)). Rungs below 1 FLOP/byte always use the DRAM working set: they define B.
 std::size_t ladder_elements(const SweepProfile& profile, std::uint64_t dram_bytes,

@@ -129,6 +129,39 @@ TEST(PlanOutline, CountsFollowTheProfileOnEachCard) {
   }
 }
 
+// A profile that searches the memory plateau: the outline sizes a GPU's DRAM points where a run's
+// search puts them at the earliest, one doubling past its first set (4 × the L2 or MALL), not on
+// that set (the estimate before said 1 GiB for MI300X's quick triad where its runs use 2 GiB);
+// then at least the profile's device minimum, 33/32 of it off powers of two. A profile without a
+// search keeps the rule.
+TEST(PlanOutline, DramPointsSitWhereARunsSearchPutsThem) {
+  // MI300X's 256-MiB MALL on an outlined card (sheets outline CUDA cards only): the NVIDIA cards'
+  // L2s (50-72 MiB) put even 8 × them below every profile's device minimum.
+  DeviceSpaceFacts mi300x = device_from_sheet(sheet("h100-sxm"));
+  mi300x.capacities.llc_bytes = 256ull << 20;
+  MachineFacts m;
+  m.spaces.push_back({mi300x.space, mi300x.capacities});
+  const SpaceLimits limits = space_limits(m, mi300x.space);
+  ASSERT_EQ(limits.llc_bytes, 256ull << 20);
+  const auto triad_bytes = [&](const SweepProfile& p) {
+    for (const OutlinePoint& pt : outline_device_plan(p, mi300x))
+      if (pt.info.probe == "triad" && pt.info.dtype == "fp64") return pt.info.working_set_bytes;
+    return std::uint64_t(0);
+  };
+  const SweepProfile quick = profile("quick");
+  ASSERT_TRUE(quick.plateau_search);
+  EXPECT_EQ(expected_dram_plateau_bytes(quick, limits, true), 2 * 4 * limits.llc_bytes);
+  // Three arrays of a whole number of doubles: within 24 bytes of 2 GiB × 33/32.
+  const double want = double(2 * 4 * limits.llc_bytes) * 33 / 32;
+  EXPECT_NEAR(double(triad_bytes(quick)), want, 24.0);
+  const SweepProfile nightly = profile("nightly");
+  ASSERT_GT(nightly.device_dram_min_bytes, 2 * 4 * limits.llc_bytes);
+  EXPECT_NEAR(double(triad_bytes(nightly)), double(nightly.device_dram_min_bytes) * 33 / 32, 24.0);
+  SweepProfile fixed = quick;
+  fixed.plateau_search = false;
+  EXPECT_EQ(expected_dram_plateau_bytes(fixed, limits, true), 0u);
+}
+
 TEST(PlanOutline, SkipsWhatTheDeviceCannotRun) {
   const SweepProfile p = profile("gpu-first-light");
   DeviceSpaceFacts small = device_from_sheet(sheet("rtx-4090"));
