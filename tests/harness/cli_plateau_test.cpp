@@ -31,17 +31,22 @@ class CliPlateau : public test::CliTest {
     std::ofstream(path("profile.json")) << p.dump(2);
     return path("profile.json");
   }
+  // A search from dram_min_bytes (1 MiB) up to 8 MiB, the context's LLC ignored: whatever the
+  // sets measure, it ends within the toy sizes.
+  std::string searching_profile() const {
+    return profile({{"budget_s", 30},
+                    {"max_bytes", 8 * kMiBInt},
+                    {"calls", 3},
+                    {"bytes_per_call", 1e6},
+                    {"use_llc", false}});
+  }
   std::string run(const std::string& profile_path, const std::string& args) const {
     return kBin + " run --quiet --threads 2 --profile " + profile_path + " " + args;
   }
 };
 
 TEST_F(CliPlateau, TheSearchIsRecordedAndTheDramPointsRunWhereItSays) {
-  const std::string prof = profile({{"budget_s", 30},
-                                    {"max_bytes", 8 * kMiBInt},
-                                    {"calls", 3},
-                                    {"bytes_per_call", 1e6},
-                                    {"use_llc", false}});
+  const std::string prof = searching_profile();
   const auto r = run_command(run(prof, "--out " + path("r.json")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = read_results_file(path("r.json"));
@@ -121,11 +126,7 @@ TEST_F(CliPlateau, TheSearchIsRecordedAndTheDramPointsRunWhereItSays) {
 // A nightly confirms its baseline's plateau: where it holds, the DRAM points keep their size and
 // names; where not, the run searched anew and says so. A broken baseline is said, never fatal.
 TEST_F(CliPlateau, ARecordedPlateauIsConfirmedOrSearchedAnew) {
-  const std::string prof = profile({{"budget_s", 30},
-                                    {"max_bytes", 8 * kMiBInt},
-                                    {"calls", 3},
-                                    {"bytes_per_call", 1e6},
-                                    {"use_llc", false}});
+  const std::string prof = searching_profile();
   const auto first = run_command(run(prof, "--out " + path("base.json")));
   ASSERT_EQ(first.exit_code, 0) << first.err;
   const auto r = run_command(
@@ -169,11 +170,7 @@ TEST_F(CliPlateau, ARecordedPlateauIsConfirmedOrSearchedAnew) {
 // reached one at 1 MiB), whatever tonight measures: the basis names the night it confirmed or
 // searched past, never the baseline; a file recording nothing reached leaves the search to say so.
 TEST_F(CliPlateau, ANightThatFoundThePlateauStandsInForABaselineThatDidNot) {
-  const std::string prof = profile({{"budget_s", 30},
-                                    {"max_bytes", 8 * kMiBInt},
-                                    {"calls", 3},
-                                    {"bytes_per_call", 1e6},
-                                    {"use_llc", false}});
+  const std::string prof = searching_profile();
   const auto first = run_command(run(prof, "--out " + path("base.json")));
   ASSERT_EQ(first.exit_code, 0) << first.err;
   json none = read_results_file(path("base.json"));
